@@ -1,0 +1,28 @@
+# Thin wrapper: every target bootstraps (installs missing Debian packages),
+# configures (RelWithDebInfo, Ninja) and builds before doing its job.
+BUILD ?= build
+JOBS ?= 2
+CMAKE_FLAGS ?=
+
+.PHONY: demo test bench build configure bootstrap clean
+
+demo: build
+	./$(BUILD)/samples/cmh-samples 'TAB' -f 1 -wi 2 -i 3 -w 200ms -r 300ms -prof alloc
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+bench: build
+	./bench/run $(BUILD)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+configure: bootstrap
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+bootstrap:
+	./scripts/bootstrap
+
+clean:
+	rm -rf $(BUILD)

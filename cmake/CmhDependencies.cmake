@@ -1,0 +1,15 @@
+# Every dependency is a Debian package (scripts/bootstrap installs them) found here.
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(Boost 1.74 REQUIRED)  # header-only Boost.Math: Student t quantiles
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(NUMA REQUIRED IMPORTED_TARGET numa)
+if(CMH_BUILD_TESTS)
+  find_package(doctest REQUIRED)
+  # /usr/bin/python3 is Debian's, the one python3-scipy (compare.py) is installed for.
+  find_program(CMH_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH REQUIRED)
+endif()
+if(CMH_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

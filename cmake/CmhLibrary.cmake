@@ -1,0 +1,45 @@
+# cmh_library(<name> ALIAS <ns::name> SOURCES ... [PUBLIC_INCLUDE ...] [PRIVATE_INCLUDE ...]
+#             [PUBLIC_LIBS ...] [PRIVATE_LIBS ...] [CMH_LIBS ...])
+#
+# Defines a static library with cmh's warnings, and, when CMH_SANITIZER_TESTS is on,
+# a twin <name>_asan built with ASan+UBSan. CMH_LIBS are other cmh_library targets:
+# the plain library links the plain ones, the twin links their twins, so a sanitized
+# test never mixes in uninstrumented harness code.
+set(CMH_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+
+function(cmh_apply_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+endfunction()
+
+function(cmh_library name)
+  cmake_parse_arguments(ARG "" "ALIAS"
+    "SOURCES;PUBLIC_INCLUDE;PRIVATE_INCLUDE;PUBLIC_LIBS;PRIVATE_LIBS;CMH_LIBS" ${ARGN})
+  set(variants "")
+  list(APPEND variants "${name}")
+  if(CMH_SANITIZER_TESTS AND CMH_BUILD_TESTS)
+    list(APPEND variants "${name}_asan")
+  endif()
+  foreach(target IN LISTS variants)
+    add_library(${target} STATIC ${ARG_SOURCES})
+    cmh_apply_warnings(${target})
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    target_include_directories(${target} PUBLIC ${ARG_PUBLIC_INCLUDE} ${PROJECT_BINARY_DIR}/generated
+                               PRIVATE ${ARG_PRIVATE_INCLUDE})
+    target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
+    foreach(dep IN LISTS ARG_CMH_LIBS)
+      if(target MATCHES "_asan$")
+        target_link_libraries(${target} PUBLIC ${dep}_asan)
+      else()
+        target_link_libraries(${target} PUBLIC ${dep})
+      endif()
+    endforeach()
+    if(target MATCHES "_asan$")
+      target_compile_options(${target} PUBLIC ${CMH_SANITIZE_FLAGS})
+      target_link_options(${target} PUBLIC ${CMH_SANITIZE_FLAGS})
+    endif()
+  endforeach()
+  if(ARG_ALIAS)
+    add_library(${ARG_ALIAS} ALIAS ${name})
+  endif()
+endfunction()

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// The results model: what a worker measures and the host collects.
+//
+// IterationResult is produced by the worker for each iteration (warmup and
+// measurement), crosses the fork channel, and is collected by the host into
+// ForkResult -> BenchmarkRunResult -> RunResults. Nothing here formats or
+// aggregates: statistics live in harness/src/stats, output in report/ and
+// formats/. Profilers return ScalarResults, which travel the same way.
+#pragma once
+
+#include <cmh/histogram.hpp>
+#include <cmh/params.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cmh {
+
+/// How a metric is combined across threads, iterations and forks (JMH's AggregationPolicy).
+enum class AggregationPolicy { average, sum, max, min };
+
+/// "Average", "Sum", "Maximum", "Minimum" (as printed in JMH's result blocks).
+std::string_view policy_label(AggregationPolicy p);
+
+/// A named number with a unit: a profiler metric, an aux counter, a group member's score.
+struct ScalarResult {
+  std::string label;  ///< "alloc.rate.norm" (no benchmark prefix, no middle dot)
+  double value = 0;
+  std::string unit;   ///< "B/op", "MB/sec", "counts", "ms", ...
+  AggregationPolicy policy = AggregationPolicy::average;
+};
+
+/// One worker thread's share of one iteration.
+struct ThreadMeasurement {
+  int subgroup_index = 0;      ///< which @Group member the thread ran (0 otherwise)
+  std::uint64_t measured_ops = 0;  ///< ops inside the timed window, after opi/batch adjustment
+  std::int64_t duration_ns = 0;    ///< the thread's own timed window
+};
+
+struct IterationResult {
+  IterationKind kind = IterationKind::measurement;
+  int index = 1;  ///< 1-based, within its kind
+  /// The primary score of this iteration in the plan's unit, aggregated over threads
+  /// by JMH's rules (see primary_iteration_score below).
+  ScalarResult primary;
+  std::vector<ThreadMeasurement> threads;
+  /// Every call made during the iteration by all threads, ramp-up and ramp-down included,
+  /// multiplied by ops-per-invocation: the normaliser of per-op profiler metrics.
+  std::uint64_t all_ops = 0;
+  std::uint64_t measured_ops = 0;  ///< sum over threads
+  std::int64_t wall_ns = 0;        ///< from the control thread's start signal to the last thread stopping
+  /// Sample-time and single-shot modes: per-op nanoseconds, all threads joined.
+  std::optional<SampleHistogram> samples;
+  /// Profiler metrics, aux counters and @Group member scores.
+  std::vector<ScalarResult> secondaries;
+  bool timed_out = false;
+};
+
+enum class FailureKind {
+  exception,     ///< a C++ exception escaped the benchmark or a fixture
+  signal,        ///< the fork died of a signal
+  exited_early,  ///< the fork exited before the harness was done with it
+  timeout,       ///< an iteration ran past -to
+  stray_threads, ///< the fork finished but did not exit
+  out_of_memory, ///< the allocator's heap limit, or the OOM killer
+  protocol,      ///< malformed or truncated frames from the fork
+  spawn,         ///< the fork could not be started
+  interrupted,   ///< the host was interrupted (SIGINT/SIGTERM)
+  other,
+};
+
+struct Failure {
+  FailureKind kind = FailureKind::other;
+  std::string message;         ///< one line, e.g. "forked process failed: signal 11 (Segmentation fault)"
+  std::string exception_type;  ///< demangled type name, for FailureKind::exception
+  int exit_code = 0;
+  int signal = 0;
+  std::vector<std::string> stdout_tail;  ///< last lines of the fork's output
+  std::vector<std::string> stderr_tail;
+};
+
+/// One fork (or the in-process trial of -f 0).
+struct ForkResult {
+  int index = 1;             ///< 1-based among forks of its kind
+  bool warmup_fork = false;  ///< results of warmup forks are printed, never aggregated
+  long pid = 0;
+  std::vector<IterationResult> warmup;
+  std::vector<IterationResult> measurement;
+  /// Results of wrapping (external) profilers for the whole fork.
+  std::vector<ScalarResult> trial_secondaries;
+  std::optional<Failure> failure;  ///< set when the fork did not complete
+};
+
+struct BenchmarkRunResult {
+  BenchmarkParams params;
+  std::vector<ForkResult> forks;  ///< measurement forks only
+  std::optional<Failure> failure; ///< the first failure of any fork, if one failed
+  bool failed() const { return failure.has_value(); }
+};
+
+struct RunResults {
+  std::vector<BenchmarkRunResult> benchmarks;
+  bool complete = false;  ///< false while running and when interrupted
+  std::vector<std::string> planned;  ///< full labels of every planned benchmark, for "not run" reporting
+};
+
+/// JMH's per-iteration primary score from the per-thread measurements:
+/// throughput = sum over threads of ops/time; average time = mean over threads of time/op;
+/// single shot = mean over threads of time/op. Sample-time scores come from the histogram.
+inline double primary_iteration_score(BenchmarkMode mode, TimeUnit unit,
+                                      const std::vector<ThreadMeasurement>& threads) {
+  const double per_unit = nanos_per(unit);
+  if (threads.empty()) return 0.0;
+  double acc = 0;
+  for (const auto& t : threads) {
+    const double ops = static_cast<double>(t.measured_ops);
+    const double ns = static_cast<double>(t.duration_ns);
+    if (mode == BenchmarkMode::throughput) {
+      acc += ns > 0 ? ops * per_unit / ns : 0.0;
+    } else {
+      acc += ops > 0 ? ns / (ops * per_unit) : 0.0;
+    }
+  }
+  return mode == BenchmarkMode::throughput ? acc : acc / static_cast<double>(threads.size());
+}
+
+/// "ops/s", "ns/op", ... for a mode and unit.
+std::string primary_unit(BenchmarkMode mode, TimeUnit unit);
+
+}  // namespace cmh

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The command line, JMH's flags and semantics: parsed into a CommandLine (run-level
+// flags plus an OptionSet that overrides every benchmark's options).
+//
+// The parser is this project's own only because no packaged parser handles JMH's
+// multi-letter single-dash grammar (-wi, -rff, -jvmArgsAppend); it is table-driven.
+#pragma once
+
+#include <cmh/options.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "report/output_format.hpp"
+
+namespace cmh::cli {
+
+/// A bad command line; what() is the text after "Error parsing command line:".
+struct CommandLineError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CommandLine {
+  std::vector<std::string> includes;  ///< regexes; empty = everything
+  std::vector<std::string> excludes;  ///< -e
+  OptionSet overrides;                ///< -i -wi -r -w -bs -wbs -to -t -tg -bm -tu -opi -si -gc -f -wf -p -forkArgs*
+  bool fail_on_error = false;         ///< -foe
+  report::Verbosity verbosity = report::Verbosity::normal;  ///< -v
+  std::optional<std::string> output_file;                   ///< -o
+  std::optional<std::string> result_format;                 ///< -rf
+  std::optional<std::string> result_file;                   ///< -rff
+  std::vector<std::string> profilers;                       ///< -prof, in order
+  bool list = false, list_with_params = false, list_profilers = false, list_formats = false;
+  bool help = false;
+  bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
+};
+
+/// Throws CommandLineError naming the offending text.
+CommandLine parse_command_line(int argc, const char* const* argv);
+
+/// JMH's time syntax: "100ms", "2s", "1m", "10 min", bare number = seconds.
+/// Throws CommandLineError.
+Nanos parse_time(std::string_view text);
+
+/// The -h text.
+std::string help_text();
+
+}  // namespace cmh::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Forked execution, host side and worker side.
+//
+// Host: run_fork() fork+execs this executable with the hidden worker option,
+// sends the plan over a dedicated channel (never the fork's stdout), relays
+// iteration results to the observer as they arrive, captures and echoes the
+// fork's stdout/stderr, enforces the timeout watchdog, and turns every way a
+// fork can die into a Failure. Worker: maybe_run_worker() is called first
+// thing in main(); in a fork it runs the trial and returns the exit status.
+#pragma once
+
+#include <cmh/params.hpp>
+#include <cmh/profiler.hpp>
+#include <cmh/result.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/trial.hpp"
+
+namespace cmh::forking {
+
+class ForkObserver : public engine::TrialObserver {
+ public:
+  /// A line the fork wrote to stdout (is_stderr = false) or stderr.
+  virtual void fork_output(bool is_stderr, std::string_view line) = 0;
+  /// -v EXTRA: the fork's command line, and other verbose notes.
+  virtual void verbose(std::string_view line) = 0;
+};
+
+struct ForkRequest {
+  const BenchmarkParams* plan = nullptr;
+  int index = 1;               ///< 1-based among forks of its kind
+  bool warmup_fork = false;
+  std::string executable;      ///< path of this executable (/proc/self/exe)
+  std::vector<ExternalProfiler*> external_profilers;
+  std::size_t tail_lines = 20;
+};
+
+/// Runs one fork to completion (or failure). Never throws for anything the fork does.
+ForkResult run_fork(const ForkRequest& request, ForkObserver& observer);
+
+/// Stops the fork that is currently running, if any (SIGTERM, then SIGKILL after a
+/// grace period). Async-signal-safe: the host's SIGINT/SIGTERM handler calls it.
+void stop_current_fork() noexcept;
+
+/// If argv carries the hidden worker option, runs this process as a fork worker and
+/// returns its exit status; otherwise returns nullopt and main() goes on as the host.
+std::optional<int> maybe_run_worker(int argc, char** argv);
+
+/// Validates fork arguments (allocator flags, numactl bindings, -DNAME=value) before any
+/// fork starts. Returns an error message for the first bad one, or nullopt.
+std::optional<std::string> validate_fork_args(const std::vector<std::string>& args);
+
+}  // namespace cmh::forking
