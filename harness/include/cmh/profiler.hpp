@@ -73,6 +73,9 @@ struct ProfilerInfo {
   bool external = false;             ///< runs in the host around the fork
   /// nullopt when the profiler can run here, else the reason it cannot (-lprof).
   std::function<std::optional<std::string>()> unsupported_reason;
+  /// Optional: nullopt, or what the profiler cannot measure here although it runs
+  /// (e.g. "hardware events not supported here: ..."); -lprof and name:help show it.
+  std::function<std::optional<std::string>()> limitation;
   /// Option help for -prof name:help.
   std::function<std::string()> help;
   /// Creates an instance; throws ProfilerError on an unknown or malformed option.

@@ -30,6 +30,10 @@ struct ScalarResult {
   double value = 0;
   std::string unit;   ///< "B/op", "MB/sec", "counts", "ms", ...
   AggregationPolicy policy = AggregationPolicy::average;
+  /// Optional text qualifying the value, e.g. numa.enabled = 0 with "off: only one NUMA
+  /// node". Not aggregated (the last non-empty note wins); for the report and result
+  /// files to show beside the value. `{}` keeps 4-field aggregate init warning-free.
+  std::string note{};
 };
 
 /// One worker thread's share of one iteration.
