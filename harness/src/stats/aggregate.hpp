@@ -6,6 +6,8 @@
 
 #include <cmh/result.hpp>
 
+#include "stats/statistics.hpp"
+
 #include <array>
 #include <string>
 #include <utility>
@@ -33,6 +35,8 @@ struct AggregatedMetric {
   std::vector<std::vector<std::vector<std::pair<double, std::uint64_t>>>> raw_histograms;
   /// Sample/single-shot distribution block: histogram bins (lo, hi, count) in the unit.
   bool has_distribution = false;
+  /// The bins of that block (empty unless has_distribution), at least 10 when the values differ.
+  std::vector<DistributionBin> distribution;
 };
 
 struct AggregatedBenchmark {
@@ -42,6 +46,14 @@ struct AggregatedBenchmark {
   bool has_results() const { return primary.n > 0; }
 };
 
+/// Pools the measurement iterations of every completed measurement fork of `run`
+/// (warmup iterations, warmup forks and forks that failed are left out) into JMH's
+/// primary and secondary results. Sample-time mode pools all samples (N = samples)
+/// and adds the derived secondaries p0.00 ... p1.00.
 AggregatedBenchmark aggregate(const BenchmarkRunResult& run);
+
+/// Fills n, score (by `metric.policy`), error, confidence, min/mean/max/stdev and the
+/// percentiles of `metric` from `stats`; NaN throughout when `stats` is empty.
+void summarise(const Statistics& stats, AggregatedMetric& metric);
 
 }  // namespace cmh::stats
