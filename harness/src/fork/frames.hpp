@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Framing of the host<->fork channel: versioned, length-prefixed frames, and an
+// incremental decoder that cuts a byte stream into frames as bytes arrive.
+//
+// Frame = 8-byte header + payload. Header: 'C' 'M', protocol version (u8),
+// frame type (u8), payload length (u32, little endian, at most kMaxFramePayload).
+// A bad magic, version, type or length is a ProtocolError at once, before any
+// payload is buffered, so the host's memory stays bounded whatever a fork sends.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "fork/wire.hpp"
+
+namespace cmh::forking {
+
+inline constexpr std::uint8_t kProtocolVersion = 1;
+inline constexpr std::size_t kFrameHeaderSize = 8;
+inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
+
+enum class FrameType : std::uint8_t {
+  handshake = 1,          ///< fork -> host: protocol version, pid
+  plan = 2,               ///< host -> fork: the BenchmarkParams to run
+  iteration_started = 3,  ///< fork -> host: kind and index of the iteration that starts
+  iteration_result = 4,   ///< fork -> host: an IterationResult (warmup or measurement)
+  iteration_failed = 5,   ///< fork -> host: kind, index and the Failure of that iteration
+  benchmark_error = 6,    ///< fork -> host: a Failure outside any iteration
+  finish = 7,             ///< fork -> host: the trial is over; the fork exits next
+};
+inline constexpr std::uint8_t kLastFrameType = 7;
+
+struct Frame {
+  FrameType type = FrameType::finish;
+  std::string payload;
+};
+
+/// Header + payload, ready to be written to the channel.
+std::string encode_frame(FrameType type, std::string_view payload);
+
+class FrameDecoder {
+ public:
+  /// Appends bytes read from the channel. Throws ProtocolError as soon as a header is bad.
+  void feed(std::string_view bytes);
+  /// The next complete frame, or nullopt until more bytes arrive.
+  std::optional<Frame> next();
+  /// Bytes of an incomplete frame still buffered: non-zero at end of stream = truncated.
+  std::size_t pending() const { return buffer_.size() - start_; }
+
+ private:
+  void check_header() const;
+  std::string buffer_;
+  std::size_t start_ = 0;  ///< consumed prefix of buffer_, compacted lazily
+};
+
+}  // namespace cmh::forking
