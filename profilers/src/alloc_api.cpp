@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// linked_allocator(): the weak allocator symbols, resolved once.
+#include "alloc_api.hpp"
+
+namespace cmh::profilers {
+
+const AllocatorApi& linked_allocator() {
+  static const AllocatorApi api = [] {
+    AllocatorApi a;
+    a.total_allocated_bytes = &cmh_alloc_total_allocated_bytes;
+    a.total_allocations = &cmh_alloc_total_allocations;
+    a.live_threads_allocated_bytes = &cmh_alloc_live_threads_allocated_bytes;
+    a.gc_count = &cmh_alloc_gc_count;
+    a.gc_time_ns = &cmh_alloc_gc_time_ns;
+    return a;
+  }();
+  return api;
+}
+
+std::optional<std::string> allocator_missing_reason(const AllocatorApi& api) {
+  if (!api.total_allocated_bytes) return std::string(kAllocatorNotLinked);
+  if (!api.total_allocations || !api.live_threads_allocated_bytes || !api.gc_count || !api.gc_time_ns)
+    return std::string("the linked allocator lacks counters -prof alloc needs (an older cmh/alloc.h?)");
+  return std::nullopt;
+}
+
+}  // namespace cmh::profilers

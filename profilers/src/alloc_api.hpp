@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// The bundled allocator's C API as the profilers see it: weak declarations, so an
+// executable built without the allocator (NO_ALLOCATOR, the sanitizer build) still
+// links, and a table of function pointers, so unit tests can drive the profilers
+// with a fake allocator whose counters they set by hand.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+extern "C" {
+std::uint64_t cmh_alloc_total_allocated_bytes(void) __attribute__((weak));
+std::uint64_t cmh_alloc_total_allocations(void) __attribute__((weak));
+std::uint64_t cmh_alloc_live_threads_allocated_bytes(void) __attribute__((weak));
+std::uint64_t cmh_alloc_gc_count(void) __attribute__((weak));
+std::uint64_t cmh_alloc_gc_time_ns(void) __attribute__((weak));
+}
+
+namespace cmh::profilers {
+
+/// The allocator entry points the profilers read; null where not linked.
+struct AllocatorApi {
+  std::uint64_t (*total_allocated_bytes)() = nullptr;
+  std::uint64_t (*total_allocations)() = nullptr;
+  std::uint64_t (*live_threads_allocated_bytes)() = nullptr;
+  std::uint64_t (*gc_count)() = nullptr;
+  std::uint64_t (*gc_time_ns)() = nullptr;
+};
+
+/// The entry points this executable was linked with.
+const AllocatorApi& linked_allocator();
+
+/// nullopt when every counter alloc needs is there, else the reason -prof alloc cannot run.
+std::optional<std::string> allocator_missing_reason(const AllocatorApi& api);
+
+/// The reason used when the bundled allocator is not linked at all.
+inline constexpr const char* kAllocatorNotLinked =
+    "the bundled allocator is not linked into this executable (built with NO_ALLOCATOR or the "
+    "sanitizer build)";
+
+}  // namespace cmh::profilers

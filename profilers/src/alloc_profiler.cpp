@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// AllocProfiler: snapshots of the allocator's counters around each iteration.
+//
+// Nothing is allocated between the two snapshots: before_iteration reads the
+// counters and the clock into members, after_iteration reads them again before it
+// builds its result vector, so the profiler never counts itself.
+#include "alloc_profiler.hpp"
+#include "builtin_infos.hpp"
+
+#include <cmh/profiler_options.hpp>
+
+#include <chrono>
+
+namespace cmh::profilers {
+namespace {
+
+std::int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Counters only grow, but the live-threads sum shrinks when a thread exits.
+std::uint64_t grown(std::uint64_t before, std::uint64_t after) { return after > before ? after - before : 0; }
+
+constexpr double kBytesPerMegabyte = 1024.0 * 1024.0;  // JMH's MB/sec is MiB/s
+
+}  // namespace
+
+AllocProfiler::AllocProfiler(Config config, const AllocatorApi& api) : config_(config), api_(api) {}
+
+AllocProfiler::Config AllocProfiler::parse(const ProfilerOptions& options) {
+  ProfilerOptionReader reader("alloc", options);
+  Config config;
+  config.threads = reader.choice("threads", {"all", "live"}, "all") == "live" ? ThreadView::live
+                                                                              : ThreadView::all;
+  config.alloc = reader.flag("alloc", true);
+  reader.finish();
+  return config;
+}
+
+AllocProfiler::Snapshot AllocProfiler::snapshot() const {
+  Snapshot s;
+  s.bytes = config_.threads == ThreadView::all ? api_.total_allocated_bytes()
+                                               : api_.live_threads_allocated_bytes();
+  s.allocations = api_.total_allocations();
+  s.gc_count = api_.gc_count();
+  s.gc_ns = api_.gc_time_ns();
+  return s;
+}
+
+void AllocProfiler::before_iteration(const BenchmarkParams&, const IterationParams&) {
+  before_ = snapshot();
+  before_ns_ = monotonic_ns();  // last, so the window is as tight as the snapshot allows
+}
+
+std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&, const IterationParams&,
+                                                         const IterationResult& result) {
+  const Snapshot after = snapshot();  // first: nothing may allocate before this read
+  const std::int64_t after_ns = monotonic_ns();
+
+  std::vector<ScalarResult> out;
+  if (config_.alloc) {
+    const double bytes = static_cast<double>(grown(before_.bytes, after.bytes));
+    const double seconds = static_cast<double>(after_ns - before_ns_) / 1e9;
+    const bool live = config_.threads == ThreadView::live;
+    const std::string note = live ? "threads=live: threads alive at the end of the iteration only" : "";
+    if (seconds > 0)
+      out.push_back({"alloc.rate", bytes / kBytesPerMegabyte / seconds, "MB/sec",
+                     AggregationPolicy::average, note});
+    if (result.all_ops > 0) {
+      const double ops = static_cast<double>(result.all_ops);
+      out.push_back({"alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, note});
+      // The allocator counts allocations process-wide only; the live view has no count.
+      if (!live)
+        out.push_back({"alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
+                       "allocs/op", AggregationPolicy::average});
+    }
+  }
+  out.push_back({"gc.count", static_cast<double>(grown(before_.gc_count, after.gc_count)), "counts",
+                 AggregationPolicy::sum});
+  out.push_back({"gc.time", static_cast<double>(grown(before_.gc_ns, after.gc_ns)) / 1e6, "ms",
+                 AggregationPolicy::sum});
+  return out;
+}
+
+namespace {
+
+constexpr const char* kAllocHelp = R"(Options:
+  threads=all|live  all (default): the bytes every thread of the fork allocated during the
+                    iteration, threads that exited before it ended included (the allocator's
+                    exact process-wide total, like JDK 21's getTotalThreadAllocatedBytes).
+                    live: only threads alive at the end of the iteration (the sum of their
+                    counters, after minus before) - JMH's pre-JDK-21 view, kept to show what it
+                    misses: work in short-lived threads (TAB.separate). No alloc.count.norm then.
+  alloc=true|false  false leaves out alloc.rate, alloc.rate.norm and alloc.count.norm.
+
+Metrics:
+  alloc.rate        MB/sec     average  bytes allocated during the iteration / its duration (MiB/s)
+  alloc.rate.norm   B/op       average  bytes allocated / all ops (ramp-up and ramp-down included)
+  alloc.count.norm  allocs/op  average  allocations / all ops
+  gc.count          counts     sum      the allocator's collections during the iteration
+  gc.time           ms         sum      wall time spent in them
+An allocation-free benchmark shows 0 B/op. Requested sizes are counted (calloc n*size,
+realloc the new size when it moves, the growth when it grows in place).
+
+What a collection is: C++ frees explicitly, so a collection is one episode of the bundled
+allocator's own reclamation work - draining frees other threads made into this thread's
+pages, retiring empty pages or regions to the node's pool, adopting the heap of a thread
+that exited, or returning memory to the OS after the decay time (-XX:DecayTime). Refilling a
+page from its own free list is allocation, not collection. Episodes run on the allocation
+slow path, never on a background thread; with several threads gc.time can exceed wall time.
+-gc true runs a full collection (cmh_alloc_collect) between iterations, like JMH's System.gc().
+)";
+
+}  // namespace
+
+ProfilerInfo alloc_profiler_info() {
+  ProfilerInfo info;
+  info.name = "alloc";
+  info.aliases = {"gc"};
+  info.description = "Allocation and collection profiling via the bundled allocator's exact counters";
+  info.internal = true;
+  info.unsupported_reason = [] { return allocator_missing_reason(linked_allocator()); };
+  info.help = [] { return std::string(kAllocHelp); };
+  info.create = [](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
+    const AllocProfiler::Config config = AllocProfiler::parse(options);
+    if (auto reason = allocator_missing_reason(linked_allocator()))
+      throw ProfilerError("-prof alloc: not supported here: " + *reason);
+    return std::make_unique<AllocProfiler>(config, linked_allocator());
+  };
+  return info;
+}
+
+}  // namespace cmh::profilers

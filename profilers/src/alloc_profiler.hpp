@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// -prof alloc (alias gc): allocation rate, bytes and allocations per op, and the
+// allocator's collections, from the bundled allocator's exact counters.
+//
+// The default view (threads=all) is the process-wide total, threads that already
+// exited included, so work done in short-lived threads (TAB.separate) is counted;
+// threads=live reproduces JMH's pre-JDK-21 per-live-thread view that misses them.
+#pragma once
+
+#include <cmh/profiler.hpp>
+
+#include "alloc_api.hpp"
+
+#include <cstdint>
+
+namespace cmh::profilers {
+
+class AllocProfiler final : public InternalProfiler {
+ public:
+  enum class ThreadView { all, live };
+  struct Config {
+    ThreadView threads = ThreadView::all;
+    bool alloc = true;  ///< false: only gc.count and gc.time
+  };
+
+  /// `api` must outlive the profiler and have every counter (allocator_missing_reason).
+  AllocProfiler(Config config, const AllocatorApi& api);
+  /// From -prof options; throws ProfilerError on a bad or unknown one.
+  static Config parse(const ProfilerOptions& options);
+
+  void before_iteration(const BenchmarkParams& bp, const IterationParams& ip) override;
+  std::vector<ScalarResult> after_iteration(const BenchmarkParams& bp, const IterationParams& ip,
+                                            const IterationResult& result) override;
+
+ private:
+  struct Snapshot {
+    std::uint64_t bytes = 0, allocations = 0, gc_count = 0, gc_ns = 0;
+  };
+  Snapshot snapshot() const;
+
+  Config config_;
+  const AllocatorApi& api_;
+  Snapshot before_;
+  std::int64_t before_ns_ = 0;
+};
+
+}  // namespace cmh::profilers
