@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/output_format.hpp"
@@ -35,6 +36,7 @@ struct CommandLine {
   bool list = false, list_with_params = false, list_profilers = false, list_formats = false;
   bool help = false;
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
+  std::string program;       ///< argv[0], for the usage line of -h
 };
 
 /// Throws CommandLineError naming the offending text.
@@ -46,5 +48,7 @@ Nanos parse_time(std::string_view text);
 
 /// The -h text.
 std::string help_text();
+/// The -h text with `program` (argv[0]) in its usage line.
+std::string help_text(std::string_view program);
 
 }  // namespace cmh::cli
