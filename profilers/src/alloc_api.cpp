@@ -12,6 +12,8 @@ const AllocatorApi& linked_allocator() {
     a.live_threads_allocated_bytes = &cmh_alloc_live_threads_allocated_bytes;
     a.gc_count = &cmh_alloc_gc_count;
     a.gc_time_ns = &cmh_alloc_gc_time_ns;
+    a.numa_mode = &cmh_alloc_numa_mode;
+    a.stats_get = &cmh_alloc_stats_get;
     return a;
   }();
   return api;
@@ -21,6 +23,13 @@ std::optional<std::string> allocator_missing_reason(const AllocatorApi& api) {
   if (!api.total_allocated_bytes) return std::string(kAllocatorNotLinked);
   if (!api.total_allocations || !api.live_threads_allocated_bytes || !api.gc_count || !api.gc_time_ns)
     return std::string("the linked allocator lacks counters -prof alloc needs (an older cmh/alloc.h?)");
+  return std::nullopt;
+}
+
+std::optional<std::string> allocator_numa_missing_reason(const AllocatorApi& api) {
+  if (!api.total_allocated_bytes && !api.stats_get) return std::string(kAllocatorNotLinked);
+  if (!api.numa_mode || !api.stats_get)
+    return std::string("the linked allocator lacks the NUMA statistics -prof numa needs");
   return std::nullopt;
 }
 

@@ -9,13 +9,11 @@
 #include <optional>
 #include <string>
 
-extern "C" {
-std::uint64_t cmh_alloc_total_allocated_bytes(void) __attribute__((weak));
-std::uint64_t cmh_alloc_total_allocations(void) __attribute__((weak));
-std::uint64_t cmh_alloc_live_threads_allocated_bytes(void) __attribute__((weak));
-std::uint64_t cmh_alloc_gc_count(void) __attribute__((weak));
-std::uint64_t cmh_alloc_gc_time_ns(void) __attribute__((weak));
-}
+// Weak: every entry point is a null pointer when the allocator is not linked in.
+#ifndef CMH_ALLOC_WEAK
+#define CMH_ALLOC_WEAK 1
+#endif
+#include <cmh/alloc.h>
 
 namespace cmh::profilers {
 
@@ -26,6 +24,8 @@ struct AllocatorApi {
   std::uint64_t (*live_threads_allocated_bytes)() = nullptr;
   std::uint64_t (*gc_count)() = nullptr;
   std::uint64_t (*gc_time_ns)() = nullptr;
+  int (*numa_mode)(const char** reason) = nullptr;
+  int (*stats_get)(cmh_alloc_stats_t* stats) = nullptr;
 };
 
 /// The entry points this executable was linked with.
@@ -33,6 +33,8 @@ const AllocatorApi& linked_allocator();
 
 /// nullopt when every counter alloc needs is there, else the reason -prof alloc cannot run.
 std::optional<std::string> allocator_missing_reason(const AllocatorApi& api);
+/// The same for what -prof numa needs.
+std::optional<std::string> allocator_numa_missing_reason(const AllocatorApi& api);
 
 /// The reason used when the bundled allocator is not linked at all.
 inline constexpr const char* kAllocatorNotLinked =
