@@ -36,6 +36,8 @@ struct ForkRequest {
   std::string executable;      ///< path of this executable (/proc/self/exe)
   std::vector<ExternalProfiler*> external_profilers;
   std::size_t tail_lines = 20;
+  /// -v EXTRA: echo the fork's output even when an external profiler consumes it.
+  bool echo_all_output = false;
 };
 
 /// Runs one fork to completion (or failure). Never throws for anything the fork does.

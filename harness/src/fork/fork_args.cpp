@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// Parsing and validation of fork arguments (see fork_args.hpp). Node and CPU lists
+// go through libnuma's own parsers (numa_parse_nodestring / numa_parse_cpustring),
+// so "0-1", "all", "!0" and "+0" mean here exactly what they mean to numactl.
+#include "fork/fork_args.hpp"
+
+#include <numa.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+#include "fork/fork_runner.hpp"
+
+namespace cmh::forking {
+
+namespace {
+
+constexpr std::string_view kVocabulary =
+    "fork arguments are -Xmx<size>, -Xms<size>, -XX:+AlwaysPreTouch, -XX:-AlwaysPreTouch, "
+    "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, --cpunodebind=<nodes>, "
+    "--physcpubind=<cpus>, --membind=<nodes>, --interleave=<nodes>, --preferred=<node>, --localalloc "
+    "and -D<NAME>=<value>";
+
+[[noreturn]] void reject(std::string_view arg, std::string_view why) {
+  throw ForkArgError("fork argument '" + std::string(arg) + "': " + std::string(why));
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+/// An integer with an optional k/K/m/M/g/G suffix, in bytes.
+std::uint64_t parse_size(std::string_view arg, std::string_view text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  const std::string why = "'" + std::string(text) + "' is not a size (an integer with an optional k, m or g suffix)";
+  if (ec != std::errc() || ptr == text.data()) reject(arg, why);
+  int shift = 0;
+  if (ptr != end) {
+    switch (*ptr) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      default: reject(arg, why);
+    }
+    if (ptr + 1 != end) reject(arg, why);
+  }
+  if (value > (std::numeric_limits<std::uint64_t>::max() >> shift)) reject(arg, "size too large");
+  return value << shift;
+}
+
+std::uint64_t parse_millis(std::string_view arg, std::string_view text) {
+  std::uint64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    reject(arg, "'" + std::string(text) + "' is not a number of milliseconds");
+  return value;
+}
+
+bool valid_env_name(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  return true;
+}
+
+/// libnuma prints its own warning for a bad list on stderr; we print one line of our
+/// own instead, so its stderr is pointed at /dev/null while it parses. (The host is
+/// single-threaded while it validates, so nothing else writes to stderr meanwhile.)
+class QuietStderr {
+ public:
+  QuietStderr() {
+    saved_ = ::dup(STDERR_FILENO);
+    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved_ >= 0 && null >= 0) ::dup2(null, STDERR_FILENO);
+    if (null >= 0) ::close(null);
+  }
+  ~QuietStderr() {
+    if (saved_ >= 0) {
+      ::dup2(saved_, STDERR_FILENO);
+      ::close(saved_);
+    }
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+std::vector<int> bits_of(const bitmask* mask) {
+  std::vector<int> out;
+  for (unsigned long i = 0; i < mask->size; ++i)
+    if (numa_bitmask_isbitset(mask, static_cast<unsigned int>(i))) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::vector<int> machine_nodes() {
+  std::vector<int> out;
+  for (int n = 0; n <= numa_max_node(); ++n)
+    if (numa_bitmask_isbitset(numa_all_nodes_ptr, static_cast<unsigned int>(n))) out.push_back(n);
+  return out;
+}
+
+std::vector<int> machine_cpus() { return bits_of(numa_all_cpus_ptr); }
+
+void require_numa(std::string_view arg) {
+  if (numa_available() < 0) reject(arg, "NUMA bindings need the kernel's NUMA support, which this system lacks");
+}
+
+std::vector<int> parse_nodes(std::string_view arg, std::string_view list) {
+  require_numa(arg);
+  bitmask* mask = nullptr;
+  {
+    QuietStderr quiet;
+    mask = numa_parse_nodestring(std::string(list).c_str());
+  }
+  const std::string where = " (this machine's NUMA nodes: " + format_int_list(machine_nodes()) + ")";
+  if (!mask) reject(arg, "'" + std::string(list) + "' is not a list of existing NUMA nodes" + where);
+  std::vector<int> nodes = bits_of(mask);
+  numa_bitmask_free(mask);
+  if (nodes.empty()) reject(arg, "the node list selects no node" + where);
+  return nodes;
+}
+
+std::vector<int> parse_cpus(std::string_view arg, std::string_view list) {
+  require_numa(arg);
+  bitmask* mask = nullptr;
+  {
+    QuietStderr quiet;
+    mask = numa_parse_cpustring(std::string(list).c_str());
+  }
+  const std::string where = " (this machine's CPUs: " + format_int_list(machine_cpus()) + ")";
+  if (!mask) reject(arg, "'" + std::string(list) + "' is not a list of existing CPUs" + where);
+  std::vector<int> cpus = bits_of(mask);
+  numa_bitmask_free(mask);
+  if (cpus.empty()) reject(arg, "the CPU list selects no CPU" + where);
+  return cpus;
+}
+
+std::vector<int> cpus_of_nodes(std::string_view arg, const std::vector<int>& nodes) {
+  std::vector<bool> seen;
+  bitmask* cpus = numa_allocate_cpumask();
+  for (int node : nodes) {
+    if (numa_node_to_cpus(node, cpus) != 0) {
+      numa_bitmask_free(cpus);
+      reject(arg, "cannot read the CPUs of node " + std::to_string(node));
+    }
+    for (int c : bits_of(cpus)) {
+      if (seen.size() <= static_cast<std::size_t>(c)) seen.resize(static_cast<std::size_t>(c) + 1);
+      seen[static_cast<std::size_t>(c)] = true;
+    }
+  }
+  numa_bitmask_free(cpus);
+  std::vector<int> out;
+  for (std::size_t c = 0; c < seen.size(); ++c)
+    if (seen[c]) out.push_back(static_cast<int>(c));
+  if (out.empty()) reject(arg, "the selected nodes have no CPUs");
+  return out;
+}
+
+/// "--membind=0" -> "0"; a binding given without "=value" is an error.
+std::string_view binding_value(std::string_view arg, std::string_view option) {
+  if (arg.size() == option.size()) reject(arg, "needs a value: " + std::string(option) + "=<list>");
+  if (arg[option.size()] != '=') return {};
+  return arg.substr(option.size() + 1);
+}
+
+bool parse_allocator_flag(std::string_view arg, std::optional<std::uint64_t>& xmx, std::optional<std::uint64_t>& xms) {
+  if (starts_with(arg, "-Xmx")) {
+    const auto v = parse_size(arg, arg.substr(4));
+    if (v == 0) reject(arg, "the maximum heap must be larger than 0");
+    xmx = v;
+    return true;
+  }
+  if (starts_with(arg, "-Xms")) {
+    xms = parse_size(arg, arg.substr(4));
+    return true;
+  }
+  if (arg == "-XX:+AlwaysPreTouch" || arg == "-XX:-AlwaysPreTouch" || arg == "-XX:+UseNUMA" || arg == "-XX:-UseNUMA")
+    return true;
+  if (starts_with(arg, "-XX:RegionSize=")) {
+    const auto v = parse_size(arg, arg.substr(15));
+    if (v == 0 || (v & (v - 1)) != 0) reject(arg, "the region size must be a power of two");
+    return true;
+  }
+  if (starts_with(arg, "-XX:DecayTime=")) {
+    (void)parse_millis(arg, arg.substr(14));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ForkSettings parse_fork_args(const std::vector<std::string>& args) {
+  ForkSettings s;
+  std::optional<std::uint64_t> xmx, xms;
+  std::string cpu_binding_arg, memory_binding_arg;
+  for (const std::string& a : args) {
+    const std::string_view arg = a;
+    if (parse_allocator_flag(arg, xmx, xms)) {
+      s.allocator_flags.push_back(a);
+    } else if (starts_with(arg, "-D")) {
+      const auto eq = arg.find('=');
+      if (eq == std::string_view::npos) reject(arg, "expected -D<NAME>=<value>");
+      const std::string_view name = arg.substr(2, eq - 2);
+      if (!valid_env_name(name)) reject(arg, "'" + std::string(name) + "' is not a valid environment variable name");
+      s.environment.emplace_back(std::string(name), std::string(arg.substr(eq + 1)));
+    } else if (starts_with(arg, "--cpunodebind")) {
+      const auto v = binding_value(arg, "--cpunodebind");
+      if (v.data() == nullptr) reject(arg, std::string(kVocabulary));
+      s.cpus = cpus_of_nodes(arg, parse_nodes(arg, v));
+      cpu_binding_arg = a;
+    } else if (starts_with(arg, "--physcpubind")) {
+      const auto v = binding_value(arg, "--physcpubind");
+      if (v.data() == nullptr) reject(arg, std::string(kVocabulary));
+      s.cpus = parse_cpus(arg, v);
+      cpu_binding_arg = a;
+    } else if (starts_with(arg, "--membind") || starts_with(arg, "--interleave") || starts_with(arg, "--preferred")) {
+      const std::string_view option = starts_with(arg, "--membind")      ? "--membind"
+                                      : starts_with(arg, "--interleave") ? "--interleave"
+                                                                         : "--preferred";
+      const auto v = binding_value(arg, option);
+      if (v.data() == nullptr) reject(arg, std::string(kVocabulary));
+      s.memory_nodes = parse_nodes(arg, v);
+      s.memory_policy = option == "--membind"      ? MemoryPolicy::bind
+                        : option == "--interleave" ? MemoryPolicy::interleave
+                                                   : MemoryPolicy::preferred;
+      if (s.memory_policy == MemoryPolicy::preferred && s.memory_nodes.size() != 1)
+        reject(arg, "--preferred takes exactly one node");
+      memory_binding_arg = a;
+    } else if (arg == "--localalloc") {
+      require_numa(arg);
+      s.memory_policy = MemoryPolicy::local;
+      s.memory_nodes.clear();
+      memory_binding_arg = a;
+    } else {
+      throw ForkArgError("unknown fork argument '" + a + "': " + std::string(kVocabulary));
+    }
+  }
+  if (xmx && xms && *xms > *xmx)
+    throw ForkArgError("fork arguments: the initial heap (-Xms) is larger than the maximum heap (-Xmx)");
+  if (!cpu_binding_arg.empty()) s.binding_args.push_back(cpu_binding_arg);
+  if (!memory_binding_arg.empty()) s.binding_args.push_back(memory_binding_arg);
+  return s;
+}
+
+std::string allocator_env_value(const ForkSettings& settings) {
+  std::string out;
+  for (const auto& f : settings.allocator_flags) out += (out.empty() ? "" : " ") + f;
+  return out;
+}
+
+std::string format_int_list(const std::vector<int>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size();) {
+    std::size_t j = i;
+    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(values[i]);
+    if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(values[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::optional<std::string> validate_fork_args(const std::vector<std::string>& args) {
+  try {
+    (void)parse_fork_args(args);
+    return std::nullopt;
+  } catch (const ForkArgError& e) {
+    return std::string(e.what());
+  }
+}
+
+}  // namespace cmh::forking

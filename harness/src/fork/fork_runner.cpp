@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: MIT
+// run_fork(): one fork from spawn to reaping, on the host (see fork_runner.hpp).
+//
+// A single poll() loop watches the results channel, the fork's stdout and
+// stderr and its pidfd, with no threads. A watchdog bounds every phase: an
+// iteration may take its time plus -to, anything between iterations -to, and
+// after "finish" the process has kShutdownGrace to exit. Whatever stops a fork
+// (the watchdog, a protocol error, the user's Ctrl-C) sends SIGTERM to its
+// process group, then SIGKILL after kTerminateGrace; the child is always reaped.
+#include "fork/fork_runner.hpp"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string_view>
+#include <utility>
+
+#include "fork/fork_args.hpp"
+#include "fork/messages.hpp"
+#include "fork/oom_watch.hpp"
+#include "fork/output_capture.hpp"
+#include "fork/spawner.hpp"
+
+namespace cmh::forking {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto kTerminateGrace = 2s;  ///< SIGTERM -> SIGKILL
+constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited
+constexpr auto kDrainGrace = 1s;      ///< exited, but something it started still holds its pipes
+constexpr std::string_view kWorkerOptionPrefix = "--cmh-fork-worker=";
+
+std::atomic<pid_t> g_current_group{0};
+volatile std::sig_atomic_t g_stop_requested = 0;
+static_assert(std::atomic<pid_t>::is_always_lock_free, "stop_current_fork() must be async-signal-safe");
+
+std::string describe_time(Nanos t) {
+  using namespace std::chrono;
+  const auto ns = t.count();
+  if (ns != 0 && ns % duration_cast<Nanos>(1min).count() == 0) return std::to_string(ns / 60'000'000'000) + " min";
+  if (ns != 0 && ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + " s";
+  if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + " ms";
+  if (ns % 1'000 == 0) return std::to_string(ns / 1'000) + " us";
+  return std::to_string(ns) + " ns";
+}
+
+std::string signal_text(int sig) {
+  const char* name = ::strsignal(sig);
+  return "signal " + std::to_string(sig) + " (" + (name ? name : "unknown") + ")";
+}
+
+const char* kind_text(IterationKind kind) { return kind == IterationKind::warmup ? "warmup" : "measurement"; }
+
+std::string shell_quote(std::string_view s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
+                        std::string_view::npos)
+    return std::string(s);
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+Failure make_failure(FailureKind kind, std::string message) {
+  Failure f;
+  f.kind = kind;
+  f.message = std::move(message);
+  return f;
+}
+
+std::string self_executable() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("/proc/self/exe");
+}
+
+class ForkSession {
+ public:
+  ForkSession(const ForkRequest& request, ForkObserver& observer)
+      : request_(request),
+        plan_(*request.plan),
+        observer_(observer),
+        out_("stdout", request.tail_lines, echo_sink(false), !request.external_profilers.empty()),
+        err_("stderr", request.tail_lines, echo_sink(true), !request.external_profilers.empty()) {
+    result_.index = request.index;
+    result_.warmup_fork = request.warmup_fork;
+  }
+
+  ForkResult run() {
+    if (g_stop_requested) {
+      result_.failure = make_failure(FailureKind::interrupted, "interrupted before the fork started");
+      return std::move(result_);
+    }
+    if (!start()) return std::move(result_);
+    loop();
+    out_.finish();
+    err_.finish();
+    close_child_fds(child_);
+    g_current_group.store(0);
+    result_.failure = decide_failure();
+    run_after_trial();
+    if (result_.failure) {
+      result_.failure->stdout_tail = out_.tail();
+      result_.failure->stderr_tail = err_.tail();
+    }
+    return std::move(result_);
+  }
+
+ private:
+  OutputCapture::LineSink echo_sink(bool is_stderr) {
+    bool allowed = true;
+    for (ExternalProfiler* p : request_.external_profilers)
+      allowed = allowed && (is_stderr ? p->allow_print_err() : p->allow_print_out());
+    if (!allowed && !request_.echo_all_output) return nullptr;
+    return [this, is_stderr](std::string_view line) { observer_.fork_output(is_stderr, line); };
+  }
+
+  bool start() {
+    std::vector<std::string> args = plan_.fork_args;
+    std::vector<std::string> prefix;
+    try {
+      for (ExternalProfiler* p : request_.external_profilers) {
+        for (auto& a : p->extra_fork_args(plan_)) args.push_back(std::move(a));
+        for (auto& w : p->command_prefix(plan_)) prefix.push_back(std::move(w));
+      }
+      for (ExternalProfiler* p : request_.external_profilers) p->before_trial(plan_);
+    } catch (const std::exception& e) {
+      result_.failure = make_failure(FailureKind::spawn, std::string("a profiler failed before the fork: ") + e.what());
+      return false;
+    }
+    ForkSettings settings;
+    try {
+      settings = parse_fork_args(args);
+    } catch (const ForkArgError& e) {
+      result_.failure = make_failure(FailureKind::spawn, e.what());
+      return false;
+    }
+
+    const std::string executable = request_.executable.empty() ? self_executable() : request_.executable;
+    SpawnSpec spec;
+    // Without a wrapper, exec the image this host runs, even if the file was rebuilt meanwhile.
+    spec.path = prefix.empty() ? "/proc/self/exe" : find_in_path(prefix.front());
+    if (spec.path.empty()) {
+      result_.failure = make_failure(FailureKind::spawn, "profiler command '" + prefix.front() + "' not found in PATH");
+      return false;
+    }
+    spec.argv = prefix;
+    spec.argv.push_back(executable);
+    spec.argv.push_back(std::string(kWorkerOptionPrefix) + std::to_string(kWorkerChannelFd));
+    std::vector<std::pair<std::string, std::string>> env_overrides = settings.environment;
+    if (!settings.allocator_flags.empty()) env_overrides.emplace_back("CMH_ALLOC", allocator_env_value(settings));
+    spec.env = environment_with(env_overrides);
+    spec.cpus = settings.cpus;
+    spec.memory_policy = settings.memory_policy;
+    spec.memory_nodes = settings.memory_nodes;
+    print_command(spec, env_overrides, settings);
+
+    oom_kills_before_ = oom_kill_count();
+    spawn_time_ = Clock::now();
+    try {
+      child_ = spawn_child(spec);
+    } catch (const SpawnError& e) {
+      result_.failure = make_failure(FailureKind::spawn, e.what());
+      return false;
+    }
+    g_current_group.store(child_.pid);
+    result_.pid = child_.pid;
+    last_progress_ = spawn_time_;
+    if (g_stop_requested) ::kill(-child_.pid, SIGTERM);  // the signal came while we were spawning
+    // The plan goes out at once: the worker reads it right after its handshake.
+    send(encode_message(PlanMessage{plan_}));
+    return true;
+  }
+
+  void print_command(const SpawnSpec& spec, const std::vector<std::pair<std::string, std::string>>& env,
+                     const ForkSettings& settings) {
+    std::string line = "# Fork command:";
+    for (const auto& [name, value] : env) line += " " + name + "=" + shell_quote(value);
+    for (const auto& a : spec.argv) line += " " + shell_quote(a);
+    observer_.verbose(line);
+    if (settings.has_binding()) {
+      std::string b = "# Fork bindings (applied by cmh before exec):";
+      for (const auto& a : settings.binding_args) b += " " + a;
+      if (!settings.cpus.empty()) b += ", CPUs " + format_int_list(settings.cpus);
+      if (!settings.memory_nodes.empty()) b += ", memory nodes " + format_int_list(settings.memory_nodes);
+      observer_.verbose(b);
+    }
+  }
+
+  void send(const std::string& bytes) {
+    std::string_view rest = bytes;
+    while (!rest.empty() && child_.channel >= 0) {
+      const ssize_t n = ::send(child_.channel, rest.data(), rest.size(), MSG_NOSIGNAL);
+      if (n > 0) {
+        rest.remove_prefix(static_cast<std::size_t>(n));
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        pollfd p{child_.channel, POLLOUT, 0};
+        ::poll(&p, 1, 100);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else {
+        return;  // the fork is gone; its exit status tells why
+      }
+    }
+  }
+
+  // ---- the event loop ----
+
+  void loop() {
+    char buf[65536];
+    while (true) {
+      const auto now = Clock::now();
+      check_watchdog(now);
+      if (reaped_ && (child_.out >= 0 || child_.err >= 0) && now > reaped_time_ + kDrainGrace) {
+        // Something the fork started keeps its pipes open; it belongs to the fork's group.
+        ::kill(-child_.pid, SIGKILL);
+        close_output(child_.out, out_);
+        close_output(child_.err, err_);
+      }
+      if (reaped_ && child_.channel < 0 && child_.out < 0 && child_.err < 0) break;
+      if (!reaped_ && child_.pidfd < 0) try_reap();
+
+      pollfd fds[4];
+      int n = 0;
+      for (int fd : {child_.channel, child_.out, child_.err, reaped_ ? -1 : child_.pidfd})
+        if (fd >= 0) fds[n++] = pollfd{fd, POLLIN, 0};
+      const int rc = ::poll(fds, static_cast<nfds_t>(n), poll_timeout_ms(now));
+      if (rc < 0) continue;  // EINTR: the watchdog and the stop flag are checked above
+      for (int i = 0; i < n; ++i) {
+        if (fds[i].revents == 0) continue;
+        const int fd = fds[i].fd;
+        if (fd == child_.pidfd) {
+          try_reap();
+        } else if (fd == child_.channel) {
+          read_channel(buf, sizeof buf);
+        } else if (fd == child_.out) {
+          read_output(child_.out, out_, buf, sizeof buf);
+        } else if (fd == child_.err) {
+          read_output(child_.err, err_, buf, sizeof buf);
+        }
+      }
+    }
+  }
+
+  int poll_timeout_ms(Clock::time_point now) const {
+    auto next = now + 1s;
+    auto consider = [&](Clock::time_point t) { next = std::min(next, t); };
+    if (!host_failure_ && !reaped_) consider(watchdog_deadline());
+    if (term_sent_ && !kill_sent_) consider(term_time_ + kTerminateGrace);
+    if (reaped_) consider(reaped_time_ + kDrainGrace);
+    if (child_.pidfd < 0 && !reaped_) consider(now + 20ms);  // no pidfd: poll waitpid
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
+    return static_cast<int>(std::clamp<long long>(ms, 0, 1000));
+  }
+
+  Clock::time_point watchdog_deadline() const {
+    if (finished_) return finish_time_ + kShutdownGrace;
+    if (open_) {
+      const IterationParams& ip = params_of(open_->kind);
+      const Nanos budget = (plan_.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time) + plan_.timeout;
+      return open_since_ + std::chrono::duration_cast<Clock::duration>(budget);
+    }
+    return last_progress_ + std::chrono::duration_cast<Clock::duration>(plan_.timeout);
+  }
+
+  void check_watchdog(Clock::time_point now) {
+    if (reaped_) return;
+    if (g_stop_requested && !host_failure_ ) {
+      stop(make_failure(FailureKind::interrupted, "interrupted: the host was asked to stop, and stopped the fork"));
+    }
+    if (!host_failure_ && now >= watchdog_deadline()) {
+      if (finished_) {
+        stop(make_failure(FailureKind::stray_threads,
+                          "the fork had finished but did not exit within " +
+                              describe_time(std::chrono::duration_cast<Nanos>(kShutdownGrace)) +
+                              " (stray threads, or a static destructor that blocks?); cmh stopped it"));
+      } else if (open_) {
+        const IterationParams& ip = params_of(open_->kind);
+        std::string budget = plan_.mode == BenchmarkMode::single_shot
+                                 ? "timeout " + describe_time(plan_.timeout)
+                                 : describe_time(ip.time) + " iteration + " + describe_time(plan_.timeout) + " timeout";
+        stop(make_failure(FailureKind::timeout, std::string("forked process timed out: ") + kind_text(open_->kind) +
+                                                    " iteration " + std::to_string(open_->index) +
+                                                    " ran past its time (" + budget + "); cmh stopped the fork"));
+      } else {
+        stop(make_failure(FailureKind::timeout, "forked process timed out: no progress for " +
+                                                    describe_time(plan_.timeout) + " " + phase_text() +
+                                                    "; cmh stopped the fork"));
+      }
+    }
+    if (term_sent_ && !kill_sent_ && now >= term_time_ + kTerminateGrace) {
+      ::kill(-child_.pid, SIGKILL);
+      kill_sent_ = true;
+    }
+  }
+
+  std::string phase_text() const {
+    if (!handshake_) return "while starting (before its handshake)";
+    if (!iterations_seen_) return "in trial set-up, before the first iteration";
+    const int total = plan_.warmup.count + plan_.measurement.count;
+    if (iterations_done_ >= total) return "in trial tear-down, after the last iteration";
+    return "between iterations";
+  }
+
+  const IterationParams& params_of(IterationKind kind) const {
+    return kind == IterationKind::warmup ? plan_.warmup : plan_.measurement;
+  }
+
+  /// The host decided to end this fork: remember why, and SIGTERM its group.
+  void stop(Failure why) {
+    if (!host_failure_) host_failure_ = std::move(why);
+    if (!term_sent_ && !reaped_) {
+      ::kill(-child_.pid, SIGTERM);
+      term_sent_ = true;
+      term_time_ = Clock::now();
+    }
+  }
+
+  void try_reap() {
+    int status = 0;
+    const pid_t r = ::waitpid(child_.pid, &status, WNOHANG);
+    if (r == child_.pid) {
+      reaped_ = true;
+      status_ = status;
+      reaped_time_ = Clock::now();
+      // Anything the fork left behind in its group goes with it.
+      ::kill(-child_.pid, SIGKILL);
+    }
+  }
+
+  void read_output(int& fd, OutputCapture& capture, char* buf, std::size_t size) {
+    const ssize_t n = ::read(fd, buf, size);
+    if (n > 0) {
+      capture.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      close_output(fd, capture);
+    }
+  }
+
+  static void close_output(int& fd, OutputCapture& capture) {
+    if (fd < 0) return;
+    ::close(fd);
+    fd = -1;
+    capture.finish();
+  }
+
+  void read_channel(char* buf, std::size_t size) {
+    const ssize_t n = ::read(child_.channel, buf, size);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) {
+      channel_truncated_ = decoder_.pending() > 0;
+      close_channel();
+      return;
+    }
+    if (host_failure_ && host_failure_->kind == FailureKind::protocol) return;
+    try {
+      decoder_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      while (auto frame = decoder_.next()) handle(decode_message(*frame));
+    } catch (const ProtocolError& e) {
+      protocol_error(e.what());
+    }
+  }
+
+  void close_channel() {
+    ::close(child_.channel);
+    child_.channel = -1;
+  }
+
+  void protocol_error(const std::string& what) {
+    stop(make_failure(FailureKind::protocol, "the fork corrupted the results channel: " + what));
+    close_channel();
+  }
+
+  void handle(const Message& message) {
+    last_progress_ = Clock::now();
+    if (finished_) throw ProtocolError("a frame after the finish frame");
+    if (!handshake_ && !std::holds_alternative<Handshake>(message))
+      throw ProtocolError("the first frame is not a handshake");
+    std::visit([this](const auto& m) { on(m); }, message);
+  }
+
+  void on(const Handshake& m) {
+    if (handshake_) throw ProtocolError("a second handshake");
+    if (m.version != kProtocolVersion)
+      throw ProtocolError("the fork speaks protocol version " + std::to_string(m.version) + ", the host " +
+                          std::to_string(kProtocolVersion));
+    handshake_ = true;
+    worker_pid_ = m.pid;
+  }
+  void on(const PlanMessage&) { throw ProtocolError("a plan frame from the fork"); }
+  void on(const IterationStarted& m) {
+    if (open_) throw ProtocolError("an iteration started while another was running");
+    if (!iterations_seen_) {
+      iterations_seen_ = true;
+      const auto startup = std::chrono::duration<double, std::milli>(Clock::now() - spawn_time_).count();
+      char text[128];
+      std::snprintf(text, sizeof text, "# Fork pid %lld: %.1f ms from spawn to its first iteration",
+                    static_cast<long long>(worker_pid_), startup);
+      observer_.verbose(text);
+    }
+    open_ = m;
+    open_since_ = Clock::now();
+    observer_.iteration_started(params_of(m.kind), m.index);
+  }
+  void on(const IterationFinished& m) {
+    if (!open_ || open_->kind != m.result.kind || open_->index != m.result.index)
+      throw ProtocolError("an iteration result that does not match the iteration that started");
+    open_.reset();
+    ++iterations_done_;
+    auto& list = m.result.kind == IterationKind::warmup ? result_.warmup : result_.measurement;
+    list.push_back(m.result);
+    observer_.iteration_finished(list.back());
+  }
+  void on(const IterationFailed& m) {
+    open_.reset();
+    if (!worker_failure_) worker_failure_ = m.failure;
+    observer_.iteration_failed(params_of(m.kind), m.index, m.failure);
+  }
+  void on(const BenchmarkError& m) {
+    if (!worker_failure_) worker_failure_ = m.failure;
+  }
+  void on(const Finish&) {
+    finished_ = true;
+    finish_time_ = Clock::now();
+  }
+
+  // ---- after the fork ----
+
+  std::optional<Failure> decide_failure() {
+    std::optional<Failure> f;
+    if (host_failure_) {
+      f = std::move(host_failure_);
+      if (kill_sent_) f->message += " (it ignored SIGTERM and was killed with SIGKILL)";
+    } else if (worker_failure_) {
+      f = std::move(worker_failure_);
+      if (f->exception_type == "std::bad_alloc" || allocator_hit_limit()) {
+        f->kind = FailureKind::out_of_memory;
+        f->message = "out of memory: " + (f->exception_type.empty() ? f->message : f->exception_type + ": " + f->message) +
+                     heap_limit_note();
+      }
+    } else if (WIFSIGNALED(status_)) {
+      const int sig = WTERMSIG(status_);
+      const auto oom_after = oom_kill_count();
+      if (sig == SIGKILL && oom_kills_before_ && oom_after && *oom_after > *oom_kills_before_) {
+        f = make_failure(FailureKind::out_of_memory,
+                         "forked process failed: " + signal_text(sig) + ", killed by the kernel's OOM killer");
+      } else if (allocator_hit_limit()) {
+        f = make_failure(FailureKind::out_of_memory,
+                         "forked process failed: " + signal_text(sig) + " after running out of memory" +
+                             heap_limit_note());
+      } else {
+        f = make_failure(FailureKind::signal, "forked process failed: " + signal_text(sig) +
+                                                  (finished_ ? ", after the benchmark had finished" : ""));
+      }
+      f->signal = sig;
+    } else if (WIFEXITED(status_)) {
+      const int code = WEXITSTATUS(status_);
+      if (!finished_) {
+        const bool oom = allocator_hit_limit();
+        f = make_failure(oom ? FailureKind::out_of_memory : FailureKind::exited_early,
+                         "forked process failed: exit code " + std::to_string(code) +
+                             ", it exited before the harness had finished with it" +
+                             (oom ? " after running out of memory" + heap_limit_note()
+                                  : std::string(" (exit() or _exit() called in the benchmark?)")));
+        if (channel_truncated_) f->message += "; the results channel ended in the middle of a frame";
+      } else if (code != 0) {
+        f = make_failure(FailureKind::other, "forked process failed: exit code " + std::to_string(code) +
+                                                 ", after the benchmark had finished");
+      } else if (channel_truncated_) {
+        f = make_failure(FailureKind::protocol, "the fork corrupted the results channel: it ended inside a frame");
+      }
+      if (f) f->exit_code = code;
+    }
+    return f;
+  }
+
+  /// The bundled allocator says "... heap limit ..." on stderr when -Xmx is reached.
+  bool allocator_hit_limit() const { return err_.mentions("heap limit") || out_.mentions("heap limit"); }
+
+  std::string heap_limit_note() const {
+    for (const auto* capture : {&err_, &out_})
+      for (const auto& line : capture->tail())
+        if (line.find("heap limit") != std::string::npos) return " (" + line + ")";
+    return "";
+  }
+
+  void run_after_trial() {
+    for (ExternalProfiler* p : request_.external_profilers) {
+      try {
+        auto results = p->after_trial(plan_, result_, child_.pid, out_.kept_text(), err_.kept_text());
+        for (auto& r : results) result_.trial_secondaries.push_back(std::move(r));
+      } catch (const std::exception& e) {
+        if (!result_.failure)
+          result_.failure = make_failure(FailureKind::other, std::string("a profiler failed after the fork: ") + e.what());
+      }
+    }
+  }
+
+  const ForkRequest& request_;
+  const BenchmarkParams& plan_;
+  ForkObserver& observer_;
+  ForkResult result_;
+  ChildProcess child_;
+  FrameDecoder decoder_;
+  OutputCapture out_;
+  OutputCapture err_;
+  std::optional<long> oom_kills_before_;
+
+  bool handshake_ = false;
+  std::int64_t worker_pid_ = 0;
+  bool iterations_seen_ = false;
+  int iterations_done_ = 0;
+  std::optional<IterationStarted> open_;
+  bool finished_ = false;
+  bool channel_truncated_ = false;
+  std::optional<Failure> worker_failure_;
+  std::optional<Failure> host_failure_;
+
+  bool reaped_ = false;
+  int status_ = 0;
+  bool term_sent_ = false;
+  bool kill_sent_ = false;
+  Clock::time_point spawn_time_, last_progress_, open_since_, finish_time_, term_time_, reaped_time_;
+};
+
+}  // namespace
+
+ForkResult run_fork(const ForkRequest& request, ForkObserver& observer) {
+  ForkSession session(request, observer);
+  return session.run();
+}
+
+void stop_current_fork() noexcept {
+  g_stop_requested = 1;
+  const pid_t group = g_current_group.load();
+  if (group > 0) ::kill(-group, SIGTERM);
+}
+
+}  // namespace cmh::forking
