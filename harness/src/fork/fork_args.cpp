@@ -112,34 +112,29 @@ void require_numa(std::string_view arg) {
   if (numa_available() < 0) reject(arg, "NUMA bindings need the kernel's NUMA support, which this system lacks");
 }
 
-std::vector<int> parse_nodes(std::string_view arg, std::string_view list) {
+/// A node or CPU list through libnuma's parser, checked to select something that exists.
+std::vector<int> parse_list(std::string_view arg, std::string_view list, bitmask* (*parser)(const char*),
+                            std::string_view noun, const std::vector<int>& existing) {
   require_numa(arg);
   bitmask* mask = nullptr;
   {
     QuietStderr quiet;
-    mask = numa_parse_nodestring(std::string(list).c_str());
+    mask = parser(std::string(list).c_str());
   }
-  const std::string where = " (this machine's NUMA nodes: " + format_int_list(machine_nodes()) + ")";
-  if (!mask) reject(arg, "'" + std::string(list) + "' is not a list of existing NUMA nodes" + where);
-  std::vector<int> nodes = bits_of(mask);
+  const std::string where = " (this machine's " + std::string(noun) + ": " + format_int_list(existing) + ")";
+  if (!mask) reject(arg, "'" + std::string(list) + "' is not a list of existing " + std::string(noun) + where);
+  std::vector<int> values = bits_of(mask);
   numa_bitmask_free(mask);
-  if (nodes.empty()) reject(arg, "the node list selects no node" + where);
-  return nodes;
+  if (values.empty()) reject(arg, "the list selects none of the " + std::string(noun) + where);
+  return values;
+}
+
+std::vector<int> parse_nodes(std::string_view arg, std::string_view list) {
+  return parse_list(arg, list, numa_parse_nodestring, "NUMA nodes", machine_nodes());
 }
 
 std::vector<int> parse_cpus(std::string_view arg, std::string_view list) {
-  require_numa(arg);
-  bitmask* mask = nullptr;
-  {
-    QuietStderr quiet;
-    mask = numa_parse_cpustring(std::string(list).c_str());
-  }
-  const std::string where = " (this machine's CPUs: " + format_int_list(machine_cpus()) + ")";
-  if (!mask) reject(arg, "'" + std::string(list) + "' is not a list of existing CPUs" + where);
-  std::vector<int> cpus = bits_of(mask);
-  numa_bitmask_free(mask);
-  if (cpus.empty()) reject(arg, "the CPU list selects no CPU" + where);
-  return cpus;
+  return parse_list(arg, list, numa_parse_cpustring, "CPUs", machine_cpus());
 }
 
 std::vector<int> cpus_of_nodes(std::string_view arg, const std::vector<int>& nodes) {
