@@ -4,6 +4,7 @@
 // (N = samples, raw histograms, derived percentiles).
 #include <doctest/doctest.h>
 
+#include "results_fixture.hpp"
 #include "stats/aggregate.hpp"
 #include "stats/list_statistics.hpp"
 
@@ -26,12 +27,7 @@ bool close_rel(double actual, double expected, double rel = 1e-9) {
 
 IterationResult iteration(int index, double score, std::vector<ScalarResult> secondaries = {},
                           IterationKind kind = IterationKind::measurement) {
-  IterationResult r;
-  r.kind = kind;
-  r.index = index;
-  r.primary = {"", score, "ops/ms", AggregationPolicy::average};
-  r.secondaries = std::move(secondaries);
-  return r;
+  return cmh::test::make_iteration(score, "ops/ms", std::move(secondaries), kind, index);
 }
 
 BenchmarkRunResult run_with(BenchmarkMode mode, cmh::TimeUnit unit) {

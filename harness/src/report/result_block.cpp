@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// The end-of-benchmark blocks. The error printed here is the half-width of the
+// confidence interval, so a Sum or Max metric (interval [score, score]) shows the
+// floor 0.001, exactly as JMH prints it, while its table row leaves Error blank.
+#include "report/result_block.hpp"
+
+#include "report/score_format.hpp"
+#include "stats/histogram_statistics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace cmh::report {
+namespace {
+
+bool is_derived_percentile(std::string_view label) {
+  for (const auto& d : stats::kDerivedPercentiles)
+    if (d.label == label) return true;
+  return false;
+}
+
+std::string half_width(const stats::AggregatedMetric& m) {
+  return format_error((m.confidence.second - m.confidence.first) / 2);
+}
+
+}  // namespace
+
+std::string simple_block(const stats::AggregatedMetric& m) {
+  if (m.n <= 2) return fmt::format("  {} {}\n", format_score(m.score), m.unit);
+  std::string out;
+  out += fmt::format("  {} ±(99.9%) {} {} [{}]\n", format_score(m.score), half_width(m), m.unit,
+                     policy_label(m.policy));
+  // The stdev is a plain number: a constant metric shows 0.000, not the error floor.
+  out += fmt::format("  (min, avg, max) = ({}, {}, {}), stdev = {:.{}f}\n", format_score(m.min), format_score(m.mean),
+                     format_score(m.max), m.stdev, kScorePrecision);
+  out += fmt::format("  CI (99.9%): [{}, {}] (assumes normal distribution)\n", format_score(m.confidence.first),
+                     format_score(m.confidence.second));
+  return out;
+}
+
+std::string distribution_block(const stats::AggregatedMetric& m) {
+  if (m.n <= 2) return simple_block(m);
+  std::string out;
+  out += fmt::format("  N = {}\n", m.n);
+  out += fmt::format("  mean = {} ±(99.9%) {} {}\n", format_score(m.mean, 10), half_width(m), m.unit);
+
+  out += fmt::format("\n  Histogram, {}:\n", m.unit);
+  // Bin edges are exact round numbers: plain decimals, never "≈ 0".
+  auto edge = [](double v) { return fmt::format("{:.{}f}", v, kScorePrecision); };
+  std::size_t edge_width = 0;
+  for (const auto& bin : m.distribution) edge_width = std::max({edge_width, edge(bin.lo).size(), edge(bin.hi).size()});
+  for (const auto& bin : m.distribution)
+    out += fmt::format("    [{:>{}}, {:>{}}) = {}\n", edge(bin.lo), edge_width, edge(bin.hi), edge_width, bin.count);
+
+  out += fmt::format("\n  Percentiles, {}:\n", m.unit);
+  for (std::size_t i = 0; i < stats::kJsonPercentiles.size(); ++i)
+    out += fmt::format("    {} = {} {}\n", pad_left(fmt::format("p({:.4f})", stats::kJsonPercentiles[i]), 11),
+                       format_score(m.percentiles[i], 10), m.unit);
+  return out;
+}
+
+std::string result_blocks(std::string_view benchmark, const stats::AggregatedBenchmark& b) {
+  std::string out = fmt::format("Result \"{}\":\n", benchmark);
+  out += b.primary.has_distribution ? distribution_block(b.primary) : simple_block(b.primary);
+  out += "\n";
+  const bool sample_mode = b.run != nullptr && b.run->params.mode == BenchmarkMode::sample_time;
+  for (const auto& m : b.secondaries) {
+    if (sample_mode && is_derived_percentile(m.label)) continue;
+    out += fmt::format("Secondary result \"{}:{}\":\n", benchmark, m.label);
+    out += simple_block(m);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace cmh::report
