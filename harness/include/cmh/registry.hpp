@@ -7,6 +7,7 @@
 #include <cmh/options.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,10 @@ struct BenchmarkDefinition {
 const std::vector<BenchmarkDefinition>& registered_benchmarks();
 /// nullptr when there is no benchmark of that full name.
 const BenchmarkDefinition* find_benchmark(std::string_view full_name);
+/// nullopt when `value` converts to the type of parameter `name` in every state of
+/// `def` that declares it (or none does); else a one-line reason, for -p checking.
+std::optional<std::string> check_param_value(const BenchmarkDefinition& def, std::string_view name,
+                                             std::string_view value);
 
 namespace detail {
 void register_benchmark(BenchmarkDefinition def);

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+// run_trial(): one trial of one benchmark in this process. The calling thread is
+// the control thread; it owns the worker pool, the states and the per-worker
+// slots for the whole trial, and around every iteration keeps the order
+//   iteration_started -> iteration setups -> [gc] -> profilers' before_iteration
+//   -> workers measure -> profilers' after_iteration (reverse) -> iteration
+//   teardowns -> iteration_finished.
+// Between before_iteration and after_iteration nothing here allocates: result
+// vectors, histograms and counter buffers are sized before, and the workers
+// are parked threads woken through futexes.
+#include "engine/trial.hpp"
+
+#include <cmh/blackhole.hpp>
+#include <cmh/control.hpp>
+#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/measure_loops.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/failure.hpp"
+#include "engine/scores.hpp"
+#include "engine/state_store.hpp"
+#include "engine/thread_layout.hpp"
+#include "engine/worker_pool.hpp"
+
+// The bundled allocator's "return free memory now" (-gc true); absent without it.
+extern "C" __attribute__((weak)) void cmh_alloc_collect(void);
+
+namespace cmh::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Everything one worker uses during the trial, on its own cache lines.
+struct alignas(128) WorkerSlot {
+  Blackhole blackhole;
+  Control control;
+  ThreadParams thread;
+  int member = 0;
+  detail::WorkerView view;
+  detail::WorkerTally tally;
+  std::unique_ptr<SampleHistogram> histogram;
+  std::vector<double> aux;
+  detail::LoopArgs args;
+};
+
+class Trial {
+ public:
+  Trial(const BenchmarkDefinition& def, const BenchmarkParams& plan,
+        std::span<InternalProfiler* const> profilers, TrialObserver& observer)
+      : def_(def), plan_(plan), profilers_(profilers), observer_(observer) {}
+
+  std::optional<Failure> run();
+
+ private:
+  std::optional<Failure> check_plan();
+  std::optional<Failure> run_iteration(const IterationParams& ip, int index);
+  void prepare(const IterationParams& ip, int index, IterationResult& r);
+  void measure(const IterationParams& ip, IterationResult& r);
+  void add_secondaries(IterationResult& r) const;
+  std::optional<Failure> fail(const IterationParams& ip, int index, Failure f);
+  static void measure_job(void* context, int worker);
+  void abandon_iteration(WorkerSlot& slot);
+
+  const BenchmarkDefinition& def_;
+  const BenchmarkParams& plan_;
+  std::span<InternalProfiler* const> profilers_;
+  TrialObserver& observer_;
+
+  std::vector<int> per_member_;
+  ThreadLayout layout_;
+  IterationParams current_;
+  detail::IterationSync sync_;
+  std::vector<std::unique_ptr<WorkerSlot>> slots_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<StateStore> store_;
+  std::vector<std::vector<ScalarResult>> profiler_results_;  // per profiler, sized before measuring
+};
+
+bool sampling(BenchmarkMode m) {
+  return m == BenchmarkMode::sample_time || m == BenchmarkMode::single_shot;
+}
+
+std::optional<Failure> Trial::check_plan() {
+  if (!def_.code || def_.code->members.empty())
+    return make_failure(FailureKind::other, "benchmark " + def_.full_name() + " has no code");
+  const auto members = def_.code->members.size();
+  if (members > 1 || !def_.group_members.empty()) {
+    per_member_ = plan_.thread_groups.empty() ? def_.group_threads : plan_.thread_groups;
+    if (per_member_.size() != members)
+      return make_failure(FailureKind::other, "thread groups give " + std::to_string(per_member_.size()) +
+                                                  " counts for the " + std::to_string(members) +
+                                                  " members of " + def_.full_name());
+    for (int n : per_member_)
+      if (n < 0) return make_failure(FailureKind::other, "a thread group count is negative");
+    if (std::all_of(per_member_.begin(), per_member_.end(), [](int n) { return n == 0; }))
+      return make_failure(FailureKind::other, "the thread groups of " + def_.full_name() + " have no threads");
+  } else {
+    per_member_ = {1};
+  }
+  for (const IterationParams* ip : {&plan_.warmup, &plan_.measurement})
+    if (ip->batch_size < 1 || ip->count < 0)
+      return make_failure(FailureKind::other, "iteration count and batch size must be positive");
+  if (plan_.ops_per_invocation < 1)
+    return make_failure(FailureKind::other, "operations per invocation must be at least 1");
+  return std::nullopt;
+}
+
+std::optional<Failure> Trial::run() {
+  const IterationParams& first = plan_.warmup.count > 0 ? plan_.warmup : plan_.measurement;
+  if (auto f = check_plan()) return fail(first, 1, std::move(*f));
+
+  layout_ = distribute_threads(plan_.threads, per_member_);
+  const int workers = static_cast<int>(layout_.threads.size());
+  const bool needs_histogram = sampling(plan_.mode);
+  current_ = first;
+  std::vector<int> member_of(workers);
+  std::vector<detail::WorkerView*> views(workers);
+  for (int w = 0; w < workers; ++w) {
+    auto slot = std::make_unique<WorkerSlot>();
+    slot->thread = layout_.threads[w];
+    slot->member = slot->thread.subgroup_index;
+    detail::ControlAccess::bind(slot->control, &sync_.stop);
+    slot->view.blackhole = &slot->blackhole;
+    slot->view.control = &slot->control;
+    slot->view.benchmark = &plan_;
+    slot->view.iteration = &current_;
+    slot->view.thread = &slot->thread;
+    if (needs_histogram) slot->histogram = std::make_unique<SampleHistogram>();
+    slot->aux.resize(def_.code->members[slot->member].aux_counters.size());
+    member_of[w] = slot->member;
+    views[w] = &slot->view;
+    slots_.push_back(std::move(slot));
+  }
+  try {
+    pool_ = std::make_unique<WorkerPool>(workers);
+  } catch (const std::exception& e) {
+    return fail(first, 1, make_failure(FailureKind::other, std::string("cannot start worker threads: ") + e.what()));
+  }
+  store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
+
+  auto cleanup = [&] {
+    store_->run(StateStep::teardown_iteration);
+    store_->run(StateStep::teardown_trial);
+    store_->run(StateStep::destroy);
+  };
+  auto bind_tables = [&] {
+    for (int w = 0; w < workers; ++w) {
+      slots_[w]->view.instances = store_->instances(w);
+      slots_[w]->view.locks = store_->locks(w);
+    }
+  };
+  std::optional<Failure> failure = store_->run(StateStep::create);
+  bind_tables();
+  if (!failure) failure = store_->run(StateStep::setup_trial);
+  if (failure) {
+    cleanup();
+    return fail(first, 1, std::move(*failure));
+  }
+  for (const IterationParams* ip : {&plan_.warmup, &plan_.measurement}) {
+    for (int i = 1; i <= ip->count; ++i) {
+      if (auto f = run_iteration(*ip, i)) {
+        cleanup();
+        return f;
+      }
+    }
+  }
+  if (auto f = store_->run(StateStep::teardown_trial)) {
+    store_->run(StateStep::destroy);
+    const IterationParams& last = plan_.measurement.count > 0 ? plan_.measurement : plan_.warmup;
+    return fail(last, std::max(1, last.count), std::move(*f));
+  }
+  store_->run(StateStep::destroy);
+  return std::nullopt;
+}
+
+std::optional<Failure> Trial::fail(const IterationParams& ip, int index, Failure f) {
+  observer_.iteration_failed(ip, index, f);
+  return f;
+}
+
+void Trial::prepare(const IterationParams& ip, int index, IterationResult& r) {
+  const int workers = static_cast<int>(slots_.size());
+  r.kind = ip.kind;
+  r.index = index;
+  r.primary.label = def_.name;
+  r.primary.unit = primary_unit(plan_.mode, plan_.time_unit);
+  r.primary.policy = AggregationPolicy::average;
+  r.threads.assign(workers, ThreadMeasurement{});
+  if (sampling(plan_.mode)) r.samples.emplace();
+  r.secondaries.reserve(def_.group_members.size() + 8);
+  profiler_results_.assign(profilers_.size(), {});
+
+  sync_.go.store(false);
+  sync_.stop.store(false);
+  sync_.arrived.store(0);
+  sync_.measured.store(0);
+  sync_.abort.store(false);
+  sync_.threads = workers;
+  sync_.synchronise = plan_.sync_iterations && plan_.mode != BenchmarkMode::single_shot;
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(ip.time).count();
+  for (auto& slot : slots_) {
+    const std::uint64_t mask = slot->tally.sample_mask;
+    slot->tally = detail::WorkerTally{};
+    slot->tally.sample_mask = mask;
+    slot->tally.histogram = slot->histogram.get();
+    slot->tally.aux = slot->aux.empty() ? nullptr : slot->aux.data();
+    if (slot->histogram) slot->histogram->clear();
+    std::fill(slot->aux.begin(), slot->aux.end(), 0.0);
+    detail::ControlAccess::set_started(slot->control, false);
+    slot->args.view = slot->view;
+    slot->args.sync = &sync_;
+    slot->args.tally = &slot->tally;
+    slot->args.mode = plan_.mode;
+    slot->args.batch_size = ip.batch_size;
+    slot->args.ops_per_invocation = plan_.ops_per_invocation;
+    slot->args.sample_target = static_cast<std::uint64_t>(std::max<long long>(1, ms * 20));  // JMH: 20 per ms
+  }
+}
+
+void Trial::measure_job(void* context, int worker) {
+  auto& trial = *static_cast<Trial*>(context);
+  WorkerSlot& slot = *trial.slots_[worker];
+  try {
+    trial.def_.code->members[slot.member].loop(slot.args);
+  } catch (...) {
+    trial.abandon_iteration(slot);
+    throw;
+  }
+}
+
+/// A worker failed: release everybody from every loop and wait, so that the
+/// iteration ends at once.
+void Trial::abandon_iteration(WorkerSlot& slot) {
+  sync_.abort.store(true);
+  if (!slot.tally.arrived) {
+    slot.tally.arrived = true;
+    sync_.arrived.fetch_add(1);
+    sync_.arrived.notify_all();
+  }
+  if (!slot.tally.finished_measuring) {
+    slot.tally.finished_measuring = true;
+    sync_.measured.fetch_add(1);
+  }
+  sync_.go.store(true);
+  sync_.go.notify_all();
+  sync_.stop.store(true);
+}
+
+void Trial::measure(const IterationParams& ip, IterationResult& r) {
+  const int workers = static_cast<int>(slots_.size());
+  pool_->post_all(Job{&measure_job, this});
+  for (int seen = sync_.arrived.load(); seen < workers; seen = sync_.arrived.load())
+    sync_.arrived.wait(seen);
+  const auto go = Clock::now();
+  const std::int64_t go_ns = detail::now_ns();
+  sync_.go.store(true, std::memory_order_release);
+  sync_.go.notify_all();
+  if (plan_.mode != BenchmarkMode::single_shot) pool_->sleep_unless_failed(go + ip.time);
+  sync_.stop.store(true, std::memory_order_release);
+  // JMH's deadline: the iteration start plus the timeout, but never less than
+  // 100 ms after the stop signal. Threads cannot be interrupted in C++, so past
+  // it the iteration is only marked; a fork's host watchdog ends a stuck fork.
+  const auto deadline = std::max(go + plan_.timeout, Clock::now() + std::chrono::milliseconds(100));
+  if (!pool_->wait_until(deadline)) {
+    r.timed_out = true;
+    pool_->wait();
+  }
+
+  std::uint64_t calls = 0;
+  std::int64_t last_stop = go_ns;
+  for (int w = 0; w < workers; ++w) {
+    const WorkerSlot& slot = *slots_[w];
+    const detail::WorkerTally& t = slot.tally;
+    r.threads[w].subgroup_index = slot.member;
+    r.threads[w].measured_ops = scale_ops(t.measured_calls, plan_.ops_per_invocation, ip.batch_size);
+    r.threads[w].duration_ns = t.measured_ns;
+    r.measured_ops += r.threads[w].measured_ops;
+    calls += t.calls;
+    last_stop = std::max(last_stop, t.stop_ns);
+    if (r.samples && slot.histogram) r.samples->merge(*slot.histogram);
+  }
+  r.all_ops = scale_ops(calls, plan_.ops_per_invocation, ip.batch_size);
+  r.wall_ns = last_stop - go_ns;
+  if (plan_.mode == BenchmarkMode::sample_time) {
+    HistogramSums sums;
+    sums.add(*r.samples);
+    r.primary.value = sums.mean() / nanos_per(plan_.time_unit);
+  } else {
+    r.primary.value = primary_iteration_score(plan_.mode, plan_.time_unit, r.threads);
+  }
+}
+
+void Trial::add_secondaries(IterationResult& r) const {
+  const std::string unit = primary_unit(plan_.mode, plan_.time_unit);
+  // Each @Group member's own score, named after the member (JMH).
+  for (std::size_t m = 0; m < def_.group_members.size(); ++m) {
+    double value = 0;
+    if (plan_.mode == BenchmarkMode::sample_time) {
+      HistogramSums sums;
+      for (const auto& slot : slots_)
+        if (slot->member == static_cast<int>(m)) sums.add(*slot->histogram);
+      value = sums.mean() / nanos_per(plan_.time_unit);
+    } else {
+      std::vector<ThreadMeasurement> mine;
+      for (const auto& t : r.threads)
+        if (t.subgroup_index == static_cast<int>(m)) mine.push_back(t);
+      value = primary_iteration_score(plan_.mode, plan_.time_unit, mine);
+    }
+    r.secondaries.push_back({def_.group_members[m], value, unit, AggregationPolicy::average});
+  }
+  // Aux counters, combined over the threads that have them, in declaration order.
+  struct Combined {
+    std::string name;
+    bool events = false;
+    double sum = 0;
+    std::vector<CountedWindow> windows;
+  };
+  std::vector<Combined> combined;
+  for (const auto& slot : slots_) {
+    const auto& decls = def_.code->members[slot->member].aux_counters;
+    for (std::size_t k = 0; k < decls.size(); ++k) {
+      auto it = std::find_if(combined.begin(), combined.end(),
+                             [&](const Combined& c) { return c.name == decls[k].name; });
+      if (it == combined.end()) {
+        combined.push_back({decls[k].name, decls[k].events, 0, {}});
+        it = combined.end() - 1;
+      }
+      it->sum += slot->aux[k];
+      it->windows.push_back({slot->aux[k], static_cast<double>(slot->tally.measured_ns)});
+    }
+  }
+  // Ops counters follow the primary's shape; the sampling modes report time per op.
+  const BenchmarkMode counter_mode =
+      plan_.mode == BenchmarkMode::throughput ? BenchmarkMode::throughput : BenchmarkMode::average_time;
+  for (const auto& c : combined) {
+    if (c.events) {
+      r.secondaries.push_back({c.name, c.sum, "#", AggregationPolicy::sum});
+    } else {
+      r.secondaries.push_back({c.name, counter_score(counter_mode, plan_.time_unit, c.windows),
+                               primary_unit(counter_mode, plan_.time_unit), AggregationPolicy::average});
+    }
+  }
+}
+
+std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index) {
+  observer_.iteration_started(ip, index);
+  current_ = ip;
+  if (auto f = store_->run(StateStep::setup_iteration)) return fail(ip, index, std::move(*f));
+  if (plan_.gc_between_iterations && cmh_alloc_collect != nullptr) cmh_alloc_collect();
+
+  IterationResult r;
+  prepare(ip, index, r);
+  std::optional<Failure> failure;
+  std::size_t started = 0;
+  try {
+    for (; started < profilers_.size(); ++started) profilers_[started]->before_iteration(plan_, ip);
+  } catch (const std::exception& e) {
+    failure = make_failure(FailureKind::other, std::string("profiler failed before the iteration: ") + e.what());
+  }
+  if (!failure) {
+    measure(ip, r);
+    failure = pool_->first_failure();
+  }
+  // after_iteration runs for every profiler whose before_iteration ran, failure or not.
+  for (std::size_t k = started; k-- > 0;) {
+    try {
+      profiler_results_[k] = profilers_[k]->after_iteration(plan_, ip, r);  // a move: no allocation here
+    } catch (const std::exception& e) {
+      if (!failure)
+        failure = make_failure(FailureKind::other, std::string("profiler failed after the iteration: ") + e.what());
+    }
+  }
+  if (auto f = store_->run(StateStep::teardown_iteration); f && !failure) failure = std::move(f);
+  if (failure) return fail(ip, index, std::move(*failure));
+
+  add_secondaries(r);
+  // Profilers come last: JMH lists their results after the benchmark's own.
+  for (auto& results : profiler_results_)
+    for (auto& p : results) r.secondaries.push_back(std::move(p));
+  observer_.iteration_finished(r);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Failure> run_trial(const BenchmarkDefinition& def, const BenchmarkParams& plan,
+                                 std::span<InternalProfiler* const> profilers, TrialObserver& observer) {
+  Trial trial(def, plan, profilers, observer);
+  return trial.run();
+}
+
+}  // namespace cmh::engine

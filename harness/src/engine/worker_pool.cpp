@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// WorkerPool: one mailbox per worker (a sequence number it waits on with
+// std::atomic::wait, i.e. a futex), one mutex and condition variable for
+// completions. Jobs that throw are recorded as Failures, never propagated.
+#include "engine/worker_pool.hpp"
+
+#include <cxxabi.h>
+#include <pthread.h>
+
+#include <string>
+
+#include "engine/failure.hpp"
+
+namespace cmh::engine {
+
+WorkerPool::WorkerPool(int workers) {
+  slots_.reserve(workers);
+  for (int i = 0; i < workers; ++i) slots_.push_back(std::make_unique<Slot>());
+  threads_.reserve(workers);
+  try {
+    for (int i = 0; i < workers; ++i) {
+      threads_.emplace_back([this, i] { worker_main(i); });
+      const std::string name = "cmh-worker-" + std::to_string(i);
+      pthread_setname_np(threads_.back().native_handle(), name.substr(0, 15).c_str());
+    }
+  } catch (...) {
+    for (std::size_t i = 0; i < threads_.size(); ++i) post(static_cast<int>(i), Job{});
+    for (auto& t : threads_) t.join();
+    throw;
+  }
+}
+
+WorkerPool::~WorkerPool() {
+  wait();
+  for (int i = 0; i < size(); ++i) post(i, Job{});  // a job without a function means: exit
+  for (auto& t : threads_) t.join();
+}
+
+void WorkerPool::post(int worker, Job job) {
+  Slot& slot = *slots_[worker];
+  slot.job = job;
+  slot.failure.reset();
+  {
+    std::lock_guard<std::mutex> hold(mutex_);
+    ++running_;
+  }
+  slot.posted.fetch_add(1, std::memory_order_release);
+  slot.posted.notify_one();
+}
+
+void WorkerPool::post_all(Job job) {
+  for (int i = 0; i < size(); ++i) post(i, job);
+}
+
+bool WorkerPool::wait_until(Clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return changed_.wait_until(lock, deadline, [&] { return running_ == 0; });
+}
+
+void WorkerPool::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return running_ == 0; });
+}
+
+bool WorkerPool::sleep_unless_failed(Clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const int before = failures_;
+  return changed_.wait_until(lock, deadline, [&] { return failures_ != before; });
+}
+
+std::optional<Failure> WorkerPool::first_failure() const {
+  for (const auto& slot : slots_)
+    if (slot->failure) return slot->failure;
+  return std::nullopt;
+}
+
+void WorkerPool::worker_main(int index) {
+  Slot& slot = *slots_[index];
+  std::uint32_t seen = 0;
+  for (;;) {
+    slot.posted.wait(seen, std::memory_order_acquire);
+    seen = slot.posted.load(std::memory_order_acquire);
+    const Job job = slot.job;
+    if (job.run == nullptr) {
+      std::lock_guard<std::mutex> hold(mutex_);
+      --running_;
+      changed_.notify_all();
+      return;
+    }
+    bool failed = false;
+    try {
+      job.run(job.context, index);
+    } catch (abi::__forced_unwind&) {
+      throw;  // thread cancellation must unwind
+    } catch (...) {
+      slot.failure = failure_from_current_exception();
+      failed = true;
+    }
+    std::lock_guard<std::mutex> hold(mutex_);
+    --running_;
+    if (failed) ++failures_;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace cmh::engine

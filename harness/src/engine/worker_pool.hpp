@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The worker threads of one trial: created once, parked between jobs, joined at
+// the end. The control thread posts a job (a plain function and a context
+// pointer) to one worker or to all, then waits for completion. Posting, running
+// and completing a job allocate nothing, so a job may run inside the profiled
+// window of an iteration.
+#pragma once
+
+#include <cmh/result.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace cmh::engine {
+
+struct Job {
+  void (*run)(void* context, int worker) = nullptr;
+  void* context = nullptr;
+};
+
+class WorkerPool {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Starts `workers` threads (throws std::system_error if the system refuses).
+  explicit WorkerPool(int workers);
+  /// Waits for running jobs to end, then stops and joins every thread.
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int size() const { return static_cast<int>(slots_.size()); }
+
+  /// Hands `job` to an idle worker.
+  void post(int worker, Job job);
+  void post_all(Job job);
+
+  /// Waits until no posted job is running; false if `deadline` came first.
+  bool wait_until(Clock::time_point deadline);
+  void wait();
+  /// Sleeps until `deadline`, or less if some job fails first; true if one failed.
+  bool sleep_unless_failed(Clock::time_point deadline);
+
+  /// What the worker's last job threw, if anything; cleared by the next post.
+  const std::optional<Failure>& failure(int worker) const { return slots_[worker]->failure; }
+  /// The first failure among all workers, lowest index first.
+  std::optional<Failure> first_failure() const;
+
+ private:
+  struct alignas(128) Slot {
+    std::atomic<std::uint32_t> posted{0};
+    Job job;
+    std::optional<Failure> failure;
+  };
+  void worker_main(int index);
+
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int running_ = 0;   // posted jobs not yet finished (guarded by mutex_)
+  int failures_ = 0;  // jobs that failed since construction (guarded by mutex_)
+};
+
+}  // namespace cmh::engine
