@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of benchmark selection: partial-match include regexes on Group.name,
-// excludes that win, sorted order, bad regexes, and the -v EXTRA explanation.
+// excludes that win, sorted order, bad regexes.
 #include <doctest/doctest.h>
 
 #include "host/planner_selection.hpp"
@@ -60,21 +60,4 @@ TEST_CASE("an invalid regex is a command-line error naming it") {
             .starts_with("Invalid exclude (-e) regular expression \"[x\": "));
   CHECK(error_of([&] { cmh::host::select_benchmarks(command_line({"a{2,1}"}), reg); })
             .starts_with("Invalid include regular expression \"a{2,1}\""));
-}
-
-TEST_CASE("explain_selection says why each benchmark was or was not selected") {
-  const auto lines = cmh::host::explain_selection(command_line({"TAB", "-e", "sep"}), registry());
-  REQUIRE(lines.size() == 6);
-  CHECK(lines[0] == "Include patterns: \"TAB\"; exclude patterns (-e): \"sep\"");
-  CHECK(lines[1] == "  Hello.world: not selected, it matches no include pattern");
-  CHECK(lines[3] == "  TAB.inline: selected by \"TAB\"");
-  CHECK(lines[4] == "  TAB.separate: excluded by -e \"sep\"");
-  const auto all = cmh::host::explain_selection(command_line({}), registry());
-  CHECK(all[0] == "Include patterns: none (everything); exclude patterns (-e): none");
-  CHECK(all[1] == "  Hello.world: selected (no include pattern given)");
-}
-
-TEST_CASE("JMH's no-match message") {
-  CHECK(cmh::host::kNoMatchingBenchmarks ==
-        "No matching benchmarks. Miss-spelled regexp?\nUse EXTRA verbose mode to debug the pattern matching.");
 }

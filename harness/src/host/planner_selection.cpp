@@ -68,32 +68,4 @@ std::vector<const BenchmarkDefinition*> select_benchmarks(const cli::CommandLine
   return selected;
 }
 
-std::vector<std::string> explain_selection(const cli::CommandLine& cl,
-                                           const std::vector<BenchmarkDefinition>& registry) {
-  const auto includes = compile(cl.includes, "include");
-  const auto excludes = compile(cl.excludes, "exclude (-e)");
-  std::vector<std::string> lines;
-  auto quoted = [](const std::vector<std::string>& v) {
-    std::string out;
-    for (const auto& s : v) out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", s);
-    return out.empty() ? std::string("none") : out;
-  };
-  lines.push_back(fmt::format("Include patterns: {}{}; exclude patterns (-e): {}", quoted(cl.includes),
-                              cl.includes.empty() ? " (everything)" : "", quoted(cl.excludes)));
-  for (const BenchmarkDefinition* def : sorted(registry)) {
-    const std::string name = def->full_name();
-    const Pattern* include = first_match(includes, name);
-    if (!includes.empty() && include == nullptr) {
-      lines.push_back(fmt::format("  {}: not selected, it matches no include pattern", name));
-    } else if (const Pattern* exclude = first_match(excludes, name)) {
-      lines.push_back(fmt::format("  {}: excluded by -e \"{}\"", name, exclude->text));
-    } else if (include != nullptr) {
-      lines.push_back(fmt::format("  {}: selected by \"{}\"", name, include->text));
-    } else {
-      lines.push_back(fmt::format("  {}: selected (no include pattern given)", name));
-    }
-  }
-  return lines;
-}
-
 }  // namespace cmh::host
