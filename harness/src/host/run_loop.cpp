@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// The host's run loop (see run_loop.hpp). Result files are rewritten after every
+// benchmark (each write is atomic), so a host killed even with -9 leaves files
+// holding every benchmark completed so far; RunResults::complete stays false
+// until the whole plan has run.
+#include "host/run_loop.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <exception>
+#include <set>
+
+#include "engine/trial.hpp"
+#include "fork/fork_runner.hpp"
+#include "host/progress.hpp"
+#include "host/signals.hpp"
+#include "host/trial_observers.hpp"
+#include "profiling/profiler_factory.hpp"
+#include "report/summary_table.hpp"
+
+namespace cmh::host {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Failure interrupted_failure(int sig) {
+  Failure f;
+  f.kind = FailureKind::interrupted;
+  f.signal = sig;
+  f.message = "interrupted by signal " + std::to_string(sig) + " before the benchmark completed";
+  return f;
+}
+
+/// Profiler instances one benchmark needs on the host side, or in-process.
+struct HostProfilers {
+  std::vector<std::unique_ptr<Profiler>> owned;
+  std::vector<ExternalProfiler*> external;
+  std::vector<InternalProfiler*> internal;
+  std::vector<std::string> external_names;
+};
+
+HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
+  HostProfilers p;
+  for (const auto& spec : bp.profilers) {
+    const ProfilerInfo& info = *profiling::resolve_profiler(spec).info;
+    const bool wanted = in_process ? info.internal : info.external;
+    if (in_process && info.external) p.external_names.push_back(info.name);
+    if (!wanted) continue;
+    p.owned.push_back(profiling::create_profiler(spec));
+    if (in_process) {
+      if (auto* ip = dynamic_cast<InternalProfiler*>(p.owned.back().get())) p.internal.push_back(ip);
+    } else if (auto* ep = dynamic_cast<ExternalProfiler*>(p.owned.back().get())) {
+      p.external.push_back(ep);
+    }
+  }
+  return p;
+}
+
+class RunLoop {
+ public:
+  explicit RunLoop(RunSetup& setup)
+      : setup_(setup), cl_(*setup.command_line), output_(*setup.output), progress_(plan_params(setup)) {
+    for (const auto& plan : setup_.plans) results_.planned.push_back(report::benchmark_label(plan.params));
+    write_failed_.assign(setup_.writers.size(), false);
+  }
+
+  int run() {
+    start_ = Clock::now();
+    bool stopped = false;
+    for (const auto& plan : setup_.plans) {
+      if (interrupting_signal()) break;
+      BenchmarkRunResult run = run_benchmark(plan);
+      const bool failed = run.failed();
+      output_.benchmark_end(run);
+      results_.benchmarks.push_back(std::move(run));
+      write_results();
+      if (failed) any_failed_ = true;
+      if (failed && cl_.fail_on_error && !interrupting_signal()) {
+        output_.println("# Benchmark failed, and fail on error (-foe true) was requested: stopping the run.");
+        stopped = true;
+        break;
+      }
+    }
+    results_.complete = !stopped && !interrupting_signal();
+    return finish();
+  }
+
+ private:
+  static std::vector<const BenchmarkParams*> plan_params(const RunSetup& setup) {
+    std::vector<const BenchmarkParams*> out;
+    for (const auto& plan : setup.plans) out.push_back(&plan.params);
+    return out;
+  }
+
+  BenchmarkRunResult run_benchmark(const PlannedRun& plan) {
+    const BenchmarkParams& bp = plan.params;
+    BenchmarkRunResult run;
+    run.params = bp;
+    output_.benchmark_header(bp, {});
+    try {
+      if (bp.forks == 0)
+        run_in_process(plan, run);
+      else
+        run_forked(bp, run);
+    } catch (const std::exception& e) {
+      // Profiler construction failing after validation, or the harness itself.
+      Failure f;
+      f.kind = FailureKind::other;
+      f.message = std::string("the host could not run the benchmark: ") + e.what();
+      output_.fork_failure(bp, f);
+      run.failure = f;
+    }
+    if (!run.failure && interrupting_signal()) run.failure = interrupted_failure(interrupting_signal());
+    return run;
+  }
+
+  void run_forked(const BenchmarkParams& bp, BenchmarkRunResult& run) {
+    HostProfilers profilers = make_profilers(bp, false);
+    for (const bool warmup : {true, false}) {
+      const int count = warmup ? bp.warmup_forks : bp.forks;
+      for (int i = 1; i <= count; ++i) {
+        if (interrupting_signal()) return;
+        output_.run_progress(progress_.fraction_done(), progress_.eta());
+        output_.fork_start(i, count, warmup);
+        forking::ForkRequest request;
+        request.plan = &bp;
+        request.index = i;
+        request.warmup_fork = warmup;
+        request.executable = setup_.executable;
+        request.external_profilers = profilers.external;
+        request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
+        ForkReportObserver observer(output_, bp);
+        ForkResult fork = forking::run_fork(request, observer);
+        progress_.fork_done(bp);
+        if (fork.failure && !observer.failure_shown()) output_.fork_failure(bp, *fork.failure);
+        const std::optional<Failure> failure = fork.failure;
+        // Warmup forks are shown, never kept (JMH drops their results).
+        if (!warmup) run.forks.push_back(std::move(fork));
+        if (failure) {
+          run.failure = failure;
+          return;  // the next fork would most likely fail the same way
+        }
+      }
+    }
+  }
+
+  void run_in_process(const PlannedRun& plan, BenchmarkRunResult& run) {
+    const BenchmarkParams& bp = plan.params;
+    output_.run_progress(progress_.fraction_done(), progress_.eta());
+    output_.fork_start(0, 0, false);
+    HostProfilers profilers = make_profilers(bp, true);
+    if (!profilers.external_names.empty()) {
+      std::string names;
+      for (const auto& n : profilers.external_names) names += (names.empty() ? "" : ", ") + n;
+      output_.println("# *** WARNING: profilers that wrap a fork (" + names + ") do not run in the host process ***");
+    }
+    ForkResult fork;
+    fork.index = 1;
+    fork.pid = static_cast<long>(::getpid());
+    InProcessObserver observer(output_, bp, fork, [this, &run, &fork] { end_if_interrupted(run, fork); });
+    std::optional<Failure> failure;
+    try {
+      failure = engine::run_trial(*plan.definition, bp, profilers.internal, observer);
+    } catch (const std::exception& e) {
+      Failure f;
+      f.kind = FailureKind::other;
+      f.message = std::string("the trial failed in the host: ") + e.what();
+      failure = f;
+    }
+    progress_.fork_done(bp);
+    fork.failure = failure;
+    if (failure && !observer.failure_shown()) output_.fork_failure(bp, *failure);
+    run.forks.push_back(std::move(fork));
+    run.failure = failure;
+  }
+
+  /// In-process runs cannot be stopped from outside: a signal is acted on between
+  /// iterations, where the run ends here with what has completed.
+  void end_if_interrupted(BenchmarkRunResult& current, ForkResult& fork) {
+    const int sig = interrupting_signal();
+    if (!sig) return;
+    fork.failure = interrupted_failure(sig);
+    current.forks.push_back(fork);
+    current.failure = fork.failure;
+    output_.fork_failure(current.params, *fork.failure);
+    output_.benchmark_end(current);
+    results_.benchmarks.push_back(current);
+    results_.complete = false;
+    const int status = finish();
+    std::fflush(nullptr);
+    // The engine's threads are parked inside run_trial: leave without unwinding it.
+    ::_exit(status);
+  }
+
+  void write_results() {
+    for (std::size_t i = 0; i < setup_.writers.size(); ++i) {
+      try {
+        setup_.writers[i]->write(results_, setup_.context);
+      } catch (const std::exception& e) {
+        any_write_failed_ = true;
+        if (!write_failed_[i])
+          output_.println("ERROR: cannot write the result file " + setup_.writers[i]->path() + ": " + e.what());
+        write_failed_[i] = true;
+      }
+    }
+  }
+
+  int finish() {
+    const auto total = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);
+    output_.run_end(results_, total);
+    write_results();
+    for (std::size_t i = 0; i < setup_.writers.size(); ++i)
+      if (!write_failed_[i]) output_.println("Benchmark result is saved to " + setup_.writers[i]->path());
+    if (const int sig = interrupting_signal()) return 128 + sig;
+    for (const auto& b : results_.benchmarks) any_failed_ = any_failed_ || b.failed();
+    return any_failed_ || any_write_failed_ || !results_.complete ? 2 : 0;
+  }
+
+  RunSetup& setup_;
+  const cli::CommandLine& cl_;
+  report::OutputFormat& output_;
+  RunProgress progress_;
+  RunResults results_;
+  std::vector<bool> write_failed_;
+  bool any_failed_ = false;
+  bool any_write_failed_ = false;
+  Clock::time_point start_ = Clock::now();
+};
+
+}  // namespace
+
+int run_benchmarks(RunSetup& setup) {
+  RunLoop loop(setup);
+  return loop.run();
+}
+
+}  // namespace cmh::host

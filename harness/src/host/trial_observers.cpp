@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// Observer -> report adapters of the host (see trial_observers.hpp).
+#include "host/trial_observers.hpp"
+
+namespace cmh::host {
+
+void ForkReportObserver::iteration_started(const IterationParams& ip, int index) {
+  output_.iteration_start(bp_, ip, index);
+}
+
+void ForkReportObserver::iteration_finished(const IterationResult& result) { output_.iteration_result(bp_, result); }
+
+void ForkReportObserver::iteration_failed(const IterationParams&, int, const Failure& failure) {
+  failure_shown_ = true;
+  output_.iteration_failure(bp_, failure);
+}
+
+void ForkReportObserver::fork_output(bool is_stderr, std::string_view line) { output_.fork_output(is_stderr, line); }
+
+void ForkReportObserver::verbose(std::string_view line) { output_.verbose_println(line); }
+
+void InProcessObserver::iteration_started(const IterationParams& ip, int index) {
+  if (on_boundary_) on_boundary_();
+  output_.iteration_start(bp_, ip, index);
+}
+
+void InProcessObserver::iteration_finished(const IterationResult& result) {
+  auto& list = result.kind == IterationKind::warmup ? collected_.warmup : collected_.measurement;
+  list.push_back(result);
+  output_.iteration_result(bp_, result);
+  if (on_boundary_) on_boundary_();
+}
+
+void InProcessObserver::iteration_failed(const IterationParams&, int, const Failure& failure) {
+  failure_shown_ = true;
+  output_.iteration_failure(bp_, failure);
+}
+
+}  // namespace cmh::host

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The host's observers: they turn what a trial reports (from a fork's frames,
+// or from the engine directly for -f 0) into report calls, and remember whether
+// a failure was already shown on an iteration line.
+#pragma once
+
+#include <cmh/params.hpp>
+#include <cmh/result.hpp>
+
+#include <functional>
+
+#include "fork/fork_runner.hpp"
+#include "report/output_format.hpp"
+
+namespace cmh::host {
+
+/// For forks: everything the fork reports goes to the report as it arrives.
+class ForkReportObserver final : public forking::ForkObserver {
+ public:
+  ForkReportObserver(report::OutputFormat& output, const BenchmarkParams& bp) : output_(output), bp_(bp) {}
+
+  void iteration_started(const IterationParams& ip, int index) override;
+  void iteration_finished(const IterationResult& result) override;
+  void iteration_failed(const IterationParams& ip, int index, const Failure& failure) override;
+  void fork_output(bool is_stderr, std::string_view line) override;
+  void verbose(std::string_view line) override;
+
+  bool failure_shown() const { return failure_shown_; }
+
+ private:
+  report::OutputFormat& output_;
+  const BenchmarkParams& bp_;
+  bool failure_shown_ = false;
+};
+
+/// For -f 0: reports, and collects the iterations into a ForkResult. `on_boundary`
+/// is called between iterations, where an interrupted in-process run can end.
+class InProcessObserver final : public engine::TrialObserver {
+ public:
+  InProcessObserver(report::OutputFormat& output, const BenchmarkParams& bp, ForkResult& collected,
+                    std::function<void()> on_boundary)
+      : output_(output), bp_(bp), collected_(collected), on_boundary_(std::move(on_boundary)) {}
+
+  void iteration_started(const IterationParams& ip, int index) override;
+  void iteration_finished(const IterationResult& result) override;
+  void iteration_failed(const IterationParams& ip, int index, const Failure& failure) override;
+
+  bool failure_shown() const { return failure_shown_; }
+
+ private:
+  report::OutputFormat& output_;
+  const BenchmarkParams& bp_;
+  ForkResult& collected_;
+  std::function<void()> on_boundary_;
+  bool failure_shown_ = false;
+};
+
+}  // namespace cmh::host
