@@ -80,6 +80,9 @@ TEST_CASE("threads, groups, timeout, unit, opi, modes") {
   CHECK(parse({"-tg", "0,2"}).overrides.thread_groups == std::vector<int>{0, 2});
   CHECK(parse({"-bm", "all"}).overrides.modes.size() == 4);
   CHECK(parse({"-bm", "thrpt,all"}).overrides.modes.size() == 4);  // no mode twice
+  CHECK(parse({"-tg", "3", "-tg", "1"}).overrides.thread_groups == std::vector<int>{3, 1});  // jopt-simple collects
+  CHECK(parse({"-bm", "avgt", "-bm", "thrpt"}).overrides.modes ==
+        std::vector<BenchmarkMode>{BenchmarkMode::average_time, BenchmarkMode::throughput});
   CHECK(parse({"-bm", "Throughput,SampleTime"}).overrides.modes ==
         std::vector<BenchmarkMode>{BenchmarkMode::throughput, BenchmarkMode::sample_time});
 }
@@ -207,6 +210,8 @@ TEST_CASE("every bad input of the issue is an error naming the offending text") 
   CHECK(error_of({"-tg", "3,x"}) == "Option -tg: \"x\" is not an integer");
   CHECK(error_of({"-tg", "3,-1"}) == "Option -tg: the value -1 should be non-negative");
   CHECK(error_of({"-tg", "0,0"}) == "Option -tg: the thread counts \"0,0\" add up to 0; a group needs a thread");
+  CHECK(error_of({"-tg", "0", "-tg", "0"}) == "Option -tg: the thread counts \"0,0\" add up to 0; a group needs a thread");
+  CHECK(parse({"-tg", "0", "-tg", "2"}).overrides.thread_groups == std::vector<int>{0, 2});
   CHECK(error_of({"-o", ""}) == "Option -o: needs a file name, got an empty string");
   CHECK(error_of({"-rff", ""}) == "Option -rff: needs a file name, got an empty string");
   CHECK(error_of({"-rf", ""}) == "Option -rf: needs a format name, got an empty string");

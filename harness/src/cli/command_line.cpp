@@ -165,6 +165,13 @@ class Parser {
   }
 
   CommandLine finish() {
+    if (const auto& groups = state_.command_line.overrides.thread_groups) {
+      int total = 0;
+      for (int g : *groups) total += g;
+      if (total <= 0)
+        fail(fmt::format("Option -tg: the thread counts \"{}\" add up to 0; a group needs a thread",
+                         fmt::join(*groups, ",")));
+    }
     auto& fork = state_.command_line.overrides.fork;
     fork.args = std::move(state_.fork_args);
     fork.args_prepend = std::move(state_.fork_args_prepend);

@@ -39,15 +39,12 @@ void apply_params(ParseState& s, std::string_view value) {
   for (auto& v : split_list(list, ',')) values.push_back(std::move(v));
 }
 
+// Like -bm, -e and -prof, -tg may repeat (as jopt-simple collects its values):
+// "-tg 3 -tg 1" is "-tg 3,1". The parser checks the total once all are in.
 void apply_thread_groups(ParseState& s, std::string_view value) {
-  std::vector<int> counts;
-  int total = 0;
-  for (const auto& item : split_list(value, ',')) {
-    counts.push_back(parse_int(item, IntBound::non_negative));
-    total += counts.back();
-  }
-  if (total <= 0) throw CommandLineError(fmt::format("the thread counts \"{}\" add up to 0; a group needs a thread", value));
-  overrides(s).thread_groups = std::move(counts);
+  auto& counts = overrides(s).thread_groups;
+  if (!counts) counts.emplace();
+  for (const auto& item : split_list(value, ',')) counts->push_back(parse_int(item, IntBound::non_negative));
 }
 
 void apply_modes(ParseState& s, std::string_view value) {
@@ -63,7 +60,7 @@ void apply_excludes(ParseState& s, std::string_view value) {
 
 // Kept in name order: -h prints them in this order, as JMH's formatter sorts by name.
 const FlagSpec kFlags[] = {
-    {"bm", "", "mode", false,
+    {"bm", "", "mode", true,
      "Benchmark mode. Available modes are: [Throughput/thrpt, AverageTime/avgt, SampleTime/sample, "
      "SingleShotTime/ss, All/all]; full names or a unique prefix of the short label, comma-separated. "
      "Replaces the modes set in code. (default: Throughput)",
@@ -148,7 +145,7 @@ const FlagSpec kFlags[] = {
      "Number of worker threads to run with. 'max' means every CPU this process may run on, "
      "'halfmax' half of them, rounded up. (default: 1)",
      [](ParseState& s, std::string_view v) { overrides(s).threads = parse_threads(v); }},
-    {"tg", "", "int+", false,
+    {"tg", "", "int+", true,
      "Override thread group distribution for asymmetric (@Group-style) benchmarks: a comma-separated "
      "list of thread counts, one per member of the group.",
      apply_thread_groups},
