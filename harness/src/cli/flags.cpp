@@ -130,7 +130,8 @@ const FlagSpec kFlags[] = {
      [](ParseState& s, std::string_view v) { overrides(s).measurement.time = parse_time(v); }},
     {"rf", "", "type", false,
      "Format of the machine-readable result file; several formats may be given, comma-separated. See "
-     "the list of formats with -lrf. Giving -rf or -rff turns result files on.",
+     "the list of formats with -lrf. Giving -rf or -rff turns result files on. (default: the format "
+     "the extension of -rff names, else csv)",
      [](ParseState& s, std::string_view v) { s.command_line.result_format = non_empty(v, "a format name"); }},
     {"rff", "", "filename", false,
      "Write machine-readable results to a given file, in the format of -rf. (default: "
