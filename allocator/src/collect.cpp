@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// Collections. C++ frees explicitly, so a "collection" is the allocator's own
+// reclamation work: one episode that drains frees made by other threads, retires empty
+// pages or regions, adopts an exited thread's heap, or returns memory to the OS after
+// the decay time. Episodes run on slow paths only (never on a background thread) and in
+// cmh_alloc_collect(); each is counted once and timed (Episode, internal.hpp).
+#include "internal.hpp"
+
+namespace cmh::allocator {
+
+void heap_drain_notify(Heap* heap, Episode& episode) {
+  Page* list = heap->notify.exchange(nullptr, std::memory_order_acquire);
+  if (!list) return;
+  episode.note(kGcDrain);
+  while (list) {
+    Page* page = list;
+    list = page->notify_next;
+    page->notify_pending = 0;
+    if (page->flags & kInFull) {
+      queue_remove(&heap->full, page);
+      page->flags &= static_cast<uint8_t>(~kInFull);
+      page->queue = kQueueNone;
+      if (page->kind == kPageLarge) {
+        // The remote free pushed its block together with the notification.
+        page_collect(page, episode, true);
+        if (page->used == 0) {
+          large_became_empty(heap, page, episode);
+        } else {
+          queue_push_front(&heap->full, page);
+          page->queue = kQueueFull;
+          page->flags |= kInFull;
+        }
+      } else {
+        queue_push_front(&heap->queues[page->size_class], page);
+        page->queue = kQueueClass;
+        update_direct(heap, page->size_class);
+      }
+    } else if (page->queue == kQueueClass && page->used == 0 && (page->next || page->prev)) {
+      // It emptied while the notification was in flight: retire it now that nothing points to it.
+      page_try_retire(heap, page, episode);
+    }
+  }
+}
+
+void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
+  heap_fold(heap);
+  heap_drain_notify(heap, episode);
+  retiring_clear(heap);
+  for (size_t c = 0; c < kClassCount; ++c) {
+    PageQueue& q = heap->queues[c];
+    for (Page* page = q.first; page;) {
+      Page* next = page->next;
+      page_collect(page, episode, true);
+      const bool alone = q.first == page && page->next == nullptr;
+      if (page->used == 0 && !(mode == CollectMode::kLight && alone)) page_try_retire(heap, page, episode);
+      page = next;
+    }
+  }
+  for (Page* page = heap->large_cache.first; page;) {
+    Page* next = page->next;
+    if (mode != CollectMode::kLight || page->stamp + 2 <= heap->maintenance_epoch) page_try_retire(heap, page, episode);
+    page = next;
+  }
+  const uint64_t now = episode.now();
+  const bool keep_one = mode == CollectMode::kLight;
+  const size_t before = heap->avail_count;
+  release_empty_regions(heap, keep_one, now);
+  if (heap->avail_count != before) episode.note(kGcRetire);
+  if (mode == CollectMode::kForce) {
+    for (uint32_t list : {heap->regions_avail, heap->regions_full}) {
+      for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, true));
+    }
+  }
+}
+
+void heap_maintain(Heap* heap, Episode& episode) {
+  const uint64_t now = prim::monotonic_ns();
+  if (now < heap->next_maintenance) return;
+  const uint64_t decay = static_cast<uint64_t>(g_space.decay_ns);
+  const uint64_t period = decay / 2 > 10000000 ? decay / 2 : 10000000;
+  heap->next_maintenance = now + period;
+  ++heap->maintenance_epoch;
+  // Large blocks cached for reuse go back after one to two periods.
+  for (Page* page = heap->large_cache.last; page;) {
+    Page* prev = page->prev;
+    if (page->stamp + 2 <= heap->maintenance_epoch) page_try_retire(heap, page, episode);
+    page = prev;
+  }
+  for (uint32_t list : {heap->regions_avail, heap->regions_full}) {
+    for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, false));
+  }
+  release_empty_regions(heap, true, now);
+  episode.purged(node_pools_purge(now, false));
+  collect_pooled(now, false, episode);
+}
+
+void collect_everything() {
+  Heap* self = owned_heap();
+  if (!self) self = thread_heap_init();
+  Episode episode(self);
+  episode.note(kGcExplicit);
+  if (self) heap_collect(self, CollectMode::kForce, episode);
+  collect_pooled(episode.now(), true, episode);
+  {
+    LockGuard guard(bootstrap_lock());
+    heap_collect(bootstrap_heap(), CollectMode::kForce, episode);
+  }
+  episode.purged(node_pools_purge(episode.now(), true));
+}
+
+}  // namespace cmh::allocator

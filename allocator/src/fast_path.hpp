@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The inlined fast paths shared by the malloc family (entry.cpp) and operator new/delete
+// (entry_new.cpp). malloc: index the direct table, pop `page->free`, one thread-local add.
+// free: subtract the reservation base, shift to the descriptor, compare the owner with the
+// calling thread's heap, push onto `local_free`. Anything else is a call to heap.cpp.
+#pragma once
+
+#include "internal.hpp"
+
+namespace cmh::allocator {
+
+/// pre: size <= kDirectMax. A block from the direct page of `size`, counted; or nullptr.
+CMH_INLINE void* pop_direct(Heap* heap, size_t size) {
+  Page* page = heap->direct[(size + 15) >> 4];
+  Block* block = page->free;
+  if (CMH_UNLIKELY(block == nullptr)) return nullptr;
+  page->free = block->next;
+  page->used++;
+  tally_add(heap, size);
+  if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
+  return block;
+}
+
+CMH_INLINE void* alloc_fast(size_t size) {
+  Heap* heap = tls_heap;
+  if (CMH_LIKELY(size <= kDirectMax)) {
+    if (void* block = pop_direct(heap, size); CMH_LIKELY(block != nullptr)) return block;
+  }
+  return heap_alloc_generic(heap, size, size, false);
+}
+
+CMH_INLINE void free_fast(void* p) {
+  if constexpr (!CMH_ALLOC_DEBUG) {
+    const uintptr_t offset = reinterpret_cast<uintptr_t>(p) - g_hot.base;
+    if (CMH_LIKELY(offset < g_hot.size)) {
+      Page* page = g_hot.pages + (offset >> kSliceShift);
+      page -= page->slice_offset;
+      Heap* heap = tls_heap;
+      if (CMH_LIKELY(page->heap.load(std::memory_order_relaxed) == heap && page->flags == 0)) {
+        auto* block = static_cast<Block*>(p);
+        block->next = page->local_free;
+        page->local_free = block;
+        if (CMH_LIKELY(--page->used != 0)) return;
+        // The only page of its class stays; others wait a little, then retire.
+        if (page->next == nullptr && page->prev == nullptr) return;
+        page_became_empty(heap, page);
+        return;
+      }
+    }
+  }
+  free_generic(p);
+}
+
+}  // namespace cmh::allocator

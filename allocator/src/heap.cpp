@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: MIT
+// The heap/page layer beyond the inlined fast paths: finding or making a page for a
+// size class, large and huge blocks, aligned allocation, realloc, and the generic free
+// with its remote-free protocol (see page.hpp for the thread_free states). Everything
+// here runs on the thread that owns the heap, except remote_free(), which only touches
+// a page's atomic list and its owner's notify stack.
+#include <cstring>
+
+#include "internal.hpp"
+#include "size_class.hpp"
+
+namespace cmh::allocator {
+
+Page g_empty_page{};
+
+namespace {
+
+constexpr uint32_t kLargeCacheMax = 8;
+constexpr uint32_t kRetireDelay = 4;  // slow-path calls an empty page waits before it retires
+
+struct DirectRange {
+  uint8_t first[kClassCount];
+  uint8_t last[kClassCount];
+  constexpr DirectRange() : first(), last() {
+    for (size_t c = 0; c < kClassCount; ++c) first[c] = 255, last[c] = 0;
+    for (size_t slot = 0; slot < kDirectSlots; ++slot) {
+      size_t c = kDirectClasses.class_of[slot];
+      if (first[c] == 255) first[c] = static_cast<uint8_t>(slot);
+      last[c] = static_cast<uint8_t>(slot);
+    }
+  }
+};
+constexpr DirectRange kDirectRange{};
+
+Page* page_of_pointer(const void* p) {
+  Page* page = g_hot.pages + slice_index(p);
+  return page - page->slice_offset;
+}
+
+Block* block_of(const Page* page, const void* p) {
+  uintptr_t start = page_start(page);
+  uintptr_t offset = reinterpret_cast<uintptr_t>(p) - start;
+  if (page->flags & kHasAligned) offset -= offset % page->block_size;
+  return reinterpret_cast<Block*>(start + offset);
+}
+
+// ---- region lists of a heap ----
+
+uint32_t& list_head(Heap* heap, uint8_t list) { return list == kListAvail ? heap->regions_avail : heap->regions_full; }
+
+void region_list_push(Heap* heap, uint32_t r, uint8_t list) {
+  RegionInfo& info = g_space.regions[r];
+  uint32_t& head = list_head(heap, list);
+  info.list = list;
+  info.prev = 0;
+  info.next = head;
+  if (head) g_space.regions[head - 1].prev = r + 1;
+  head = r + 1;
+  if (list == kListAvail) ++heap->avail_count;
+}
+
+void region_list_remove(Heap* heap, uint32_t r) {
+  RegionInfo& info = g_space.regions[r];
+  if (info.list == kListNone) return;
+  uint32_t& head = list_head(heap, info.list);
+  if (info.prev)
+    g_space.regions[info.prev - 1].next = info.next;
+  else
+    head = info.next;
+  if (info.next) g_space.regions[info.next - 1].prev = info.prev;
+  if (info.list == kListAvail) --heap->avail_count;
+  info.list = kListNone;
+  info.prev = info.next = 0;
+}
+
+bool find_in_heap_regions(Heap* heap, int node, size_t count, uint32_t* region, int* slice) {
+  for (uint32_t i = heap->regions_avail; i; i = g_space.regions[i - 1].next) {
+    const RegionInfo& info = g_space.regions[i - 1];
+    if (node >= 0 && info.node != node) continue;
+    int s = region_find_slices(info, count);
+    if (s >= 0) {
+      *region = i - 1;
+      *slice = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool acquire_region_for(Heap* heap, int node, size_t count, uint32_t* region, int* slice) {
+  uint32_t r = region_acquire(node, heap);
+  if (r == UINT32_MAX) return false;
+  region_list_push(heap, r, kListAvail);
+  *region = r;
+  *slice = region_find_slices(g_space.regions[r], count);
+  return *slice >= 0;
+}
+
+// Slices for a new page: the heap's regions on the chosen node, a new region of that
+// node, then (the node ran out) the heap's other regions and the other nodes by distance.
+bool find_slices(Heap* heap, int node, size_t count, uint32_t* region, int* slice) {
+  if (find_in_heap_regions(heap, node, count, region, slice)) return true;
+  if (acquire_region_for(heap, node, count, region, slice)) return true;
+  if (find_in_heap_regions(heap, -1, count, region, slice)) return true;
+  for (int i = 0; i < g_space.node_count - 1; ++i) {
+    if (acquire_region_for(heap, g_space.layout.fallback[node][i], count, region, slice)) return true;
+  }
+  return false;
+}
+
+Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
+  const uint64_t bytes = slices * kSliceSize;
+  const int preferred = current_node(heap);
+  const int node = choose_node(preferred, bytes);
+  if (!charge_in_use(bytes)) return nullptr;
+  uint32_t r = 0;
+  int first = 0;
+  if (!find_slices(heap, node, slices, &r, &first)) {
+    g_space.in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    return nullptr;
+  }
+  RegionInfo& info = g_space.regions[r];
+  record_placement(preferred, info.node, bytes);
+  const bool zero = region_take_slices(r, static_cast<size_t>(first), slices);
+  if (info.used_slices == g_space.slices_per_region) {
+    region_list_remove(heap, r);
+    region_list_push(heap, r, kListFull);
+  }
+  const size_t slice = region_first_slice(r) + static_cast<size_t>(first);
+  Page* page = g_hot.pages + slice;
+  for (size_t i = 1; i < slices; ++i) {
+    Page& interior = page[i];
+    interior.kind = kPageInterior;
+    interior.slice_offset = static_cast<uint32_t>(i);
+    interior.heap.store(nullptr, std::memory_order_relaxed);
+  }
+  page->free = nullptr;
+  page->local_free = nullptr;
+  page->used = 0;
+  page->flags = 0;
+  page->kind = kind;
+  page->is_zero = zero ? 1 : 0;
+  page->thread_free.store(kNormal, std::memory_order_relaxed);
+  page->slice_offset = 0;
+  page->slice_count = static_cast<uint32_t>(slices);
+  page->capacity = 0;
+  page->next = page->prev = page->notify_next = nullptr;
+  page->notify_pending = 0;
+  page->queue = kQueueNone;
+  page->stamp = 0;
+  // Publish the owner last: a racing free() of a wild pointer must not see a half-made page.
+  page->heap.store(heap, std::memory_order_release);
+  return page;
+}
+
+void page_extend(Page* page) {
+  const size_t bs = page->block_size;
+  size_t n = page->reserved - page->capacity;
+  const size_t grain = kExtendBytes / bs > 0 ? kExtendBytes / bs : 1;
+  if (n > grain) n = grain;
+  char* first = reinterpret_cast<char*>(page_start(page)) + size_t{page->capacity} * bs;
+  for (size_t i = 0; i + 1 < n; ++i) reinterpret_cast<Block*>(first + i * bs)->next = reinterpret_cast<Block*>(first + (i + 1) * bs);
+  reinterpret_cast<Block*>(first + (n - 1) * bs)->next = page->free;
+  if constexpr (CMH_ALLOC_DEBUG) {
+    for (size_t i = 0; i < n; ++i) debug_poison_free(page, reinterpret_cast<Block*>(first + i * bs));
+  }
+  page->free = reinterpret_cast<Block*>(first);
+  page->capacity += static_cast<uint32_t>(n);
+}
+
+Page* page_fresh_class(Heap* heap, size_t c) {
+  const size_t slices = class_page_slices(c);
+  Page* page = page_fresh(heap, slices == 1 ? kPageSmall : kPageMedium, slices);
+  if (!page) return nullptr;
+  page->size_class = static_cast<uint8_t>(c);
+  page->block_size = class_size(c);
+  page->reserved = static_cast<uint32_t>(slices * kSliceSize / page->block_size);
+  page_extend(page);
+  queue_push_front(&heap->queues[c], page);
+  page->queue = kQueueClass;
+  update_direct(heap, c);
+  return page;
+}
+
+// Owner: the page has no free block left. Marks it kFull and parks it in the full queue
+// unless a remote free is pending or under way (then it stays where it is).
+void page_to_full(Heap* heap, Page* page) {
+  if (page->notify_pending) return;
+  uintptr_t expected = kNormal;
+  if (!page->thread_free.compare_exchange_strong(expected, kFull, std::memory_order_acq_rel,
+                                                 std::memory_order_relaxed))
+    return;
+  queue_remove(&heap->queues[page->size_class], page);
+  queue_push_front(&heap->full, page);
+  page->queue = kQueueFull;
+  page->flags |= kInFull;
+  update_direct(heap, page->size_class);
+}
+
+// Owner: leaves kFull so that no remote free will notify. When a remote free already took
+// the notification, the page is or will be on the notify list: note it as pending.
+void leave_full_state(Page* page) {
+  uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
+  for (;;) {
+    if ((tf & kStateMask) != kFull) {
+      page->notify_pending = 1;
+      return;
+    }
+    if (page->thread_free.compare_exchange_weak(tf, tf & ~kStateMask, std::memory_order_acq_rel,
+                                                std::memory_order_relaxed))
+      return;
+  }
+}
+
+Page* find_page(Heap* heap, size_t c, Episode& episode) {
+  PageQueue& q = heap->queues[c];
+  for (Page* page = q.first; page;) {
+    Page* next = page->next;
+    if (!page->free) page_collect(page, episode, true);
+    if (!page->free && page->capacity < page->reserved) page_extend(page);
+    if (page->free) {
+      if (page != q.first) {
+        queue_remove(&q, page);
+        queue_push_front(&q, page);
+        update_direct(heap, c);
+      }
+      return page;
+    }
+    page_to_full(heap, page);
+    page = next;
+  }
+  return page_fresh_class(heap, c);
+}
+
+void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
+  const size_t slices = (size + kSliceSize - 1) / kSliceSize;
+  Page* page = nullptr;
+  for (Page* p = heap->large_cache.first; p; p = p->next) {
+    if (p->slice_count == slices && page_can_retire(p)) {
+      page = p;
+      queue_remove(&heap->large_cache, p);
+      --heap->large_cached;
+      page->is_zero = 0;
+      break;
+    }
+  }
+  if (!page) {
+    page = page_fresh(heap, kPageLarge, slices);
+    if (!page) return nullptr;
+    page->block_size = slices * kSliceSize;
+    page->reserved = page->capacity = 1;
+    page->size_class = 0;
+  }
+  page->used = 1;
+  page->free = page->local_free = nullptr;
+  // Its only block is in use: kFull, so that a remote free tells the owner.
+  page->thread_free.store(kFull, std::memory_order_release);
+  page->flags = kInFull;
+  queue_push_front(&heap->full, page);
+  page->queue = kQueueFull;
+  *is_zero = page->is_zero;
+  return reinterpret_cast<void*>(page_start(page));
+}
+
+void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
+  const uint64_t region = g_space.region_size;
+  if (size > g_hot.size) return nullptr;
+  const uint32_t count = static_cast<uint32_t>((size + region - 1) / region);
+  const uint64_t bytes = uint64_t{count} * region;
+  const int preferred = current_node(heap);
+  int node = choose_node(preferred, bytes);
+  if (!charge_in_use(bytes)) return nullptr;
+  uint32_t r = huge_acquire(node, count, is_zero);
+  for (int i = 0; r == UINT32_MAX && i < g_space.node_count - 1; ++i) {
+    node = g_space.layout.fallback[preferred][i];
+    r = huge_acquire(node, count, is_zero);
+  }
+  if (r == UINT32_MAX) {
+    g_space.in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    return nullptr;
+  }
+  record_placement(preferred, node, bytes);
+  Page* page = g_hot.pages + region_first_slice(r);
+  page->free = page->local_free = nullptr;
+  page->used = 1;
+  page->flags = 0;
+  page->kind = kPageHuge;
+  page->is_zero = *is_zero;
+  page->block_size = bytes;
+  page->slice_offset = 0;
+  page->slice_count = static_cast<uint32_t>(count * g_space.slices_per_region);
+  page->reserved = page->capacity = 1;
+  page->thread_free.store(kNormal, std::memory_order_relaxed);
+  page->stamp = 0;  // huge: slice index + 1 of an aligned interior descriptor, if any
+  page->heap.store(nullptr, std::memory_order_release);
+  return reinterpret_cast<void*>(page_start(page));
+}
+
+void free_huge(Page* page) {
+  Heap* self = owned_heap();
+  Episode episode(self);
+  episode.note(kGcRetire);
+  const size_t slice = page_slice(page);
+  const uint32_t r = region_of_slice(slice);
+  if (page->stamp) {
+    Page& interior = g_hot.pages[page->stamp - 1];
+    interior.kind = kPageFree;
+    interior.slice_offset = 0;
+  }
+  const uint64_t bytes = page->block_size;
+  page->kind = kPageFree;
+  page->used = 0;
+  page->stamp = 0;
+  page->flags = 0;
+  uncharge_in_use(g_space.regions[r].node, bytes);
+  huge_release(r, episode.now());
+}
+
+void remote_free(Page* page, Block* block) {
+  uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
+  uintptr_t state;
+  for (;;) {
+    state = tf & kStateMask;
+    block->next = reinterpret_cast<Block*>(tf & ~kStateMask);
+    const uintptr_t next_state = state == kFull ? kNotifying : state;
+    if (page->thread_free.compare_exchange_weak(tf, reinterpret_cast<uintptr_t>(block) | next_state,
+                                                std::memory_order_release, std::memory_order_relaxed))
+      break;
+  }
+  if (state != kFull) return;
+  // We took the notification: the page cannot be retired while it is kNotifying, so its
+  // owner (heaps are never freed) is stable here.
+  Heap* owner = page->heap.load(std::memory_order_relaxed);
+  Page* head = owner->notify.load(std::memory_order_relaxed);
+  do {
+    page->notify_next = head;
+  } while (!owner->notify.compare_exchange_weak(head, page, std::memory_order_release, std::memory_order_relaxed));
+  tf = page->thread_free.load(std::memory_order_relaxed);
+  while (!page->thread_free.compare_exchange_weak(tf, (tf & ~kStateMask) | kNormal, std::memory_order_release,
+                                                  std::memory_order_relaxed)) {
+  }
+}
+
+void local_free(Heap* heap, Page* page, Block* block) {
+  block->next = page->local_free;
+  page->local_free = block;
+  if (page->flags & kInFull) {
+    leave_full_state(page);
+    queue_remove(&heap->full, page);
+    page->flags &= static_cast<uint8_t>(~kInFull);
+    page->queue = kQueueNone;
+    if (page->kind != kPageLarge) {
+      queue_push_front(&heap->queues[page->size_class], page);
+      page->queue = kQueueClass;
+      update_direct(heap, page->size_class);
+    }
+  }
+  if (--page->used == 0) {
+    if (page->kind == kPageLarge) {
+      Episode episode(heap);
+      large_became_empty(heap, page, episode);
+    } else if (page->next || page->prev) {
+      page_became_empty(heap, page);
+    }
+  }
+}
+
+bool grow_large_in_place(Heap* heap, Page* page, size_t size) {
+  const size_t new_slices = (size + kSliceSize - 1) / kSliceSize;
+  if (size > g_space.region_size / 2 || new_slices <= page->slice_count) return false;
+  const size_t slice = page_slice(page);
+  const uint32_t r = region_of_slice(slice);
+  const size_t first = slice - region_first_slice(r) + page->slice_count;
+  const size_t extra = new_slices - page->slice_count;
+  if (first + extra > g_space.slices_per_region) return false;
+  const RegionInfo& info = g_space.regions[r];
+  for (size_t i = first; i < first + extra; ++i)
+    if ((info.used[i / 64] >> (i % 64)) & 1) return false;
+  if (!charge_in_use(extra * kSliceSize)) return false;
+  g_space.nodes[info.node].stats.in_use_bytes.fetch_add(extra * kSliceSize, std::memory_order_relaxed);
+  region_take_slices(r, first, extra);
+  if (info.used_slices == g_space.slices_per_region) {
+    region_list_remove(heap, r);
+    region_list_push(heap, r, kListFull);
+  }
+  for (size_t i = page->slice_count; i < new_slices; ++i) {
+    page[i].kind = kPageInterior;
+    page[i].slice_offset = static_cast<uint32_t>(i);
+  }
+  page->slice_count = static_cast<uint32_t>(new_slices);
+  page->block_size = new_slices * kSliceSize;
+  return true;
+}
+
+void count_slow(Heap* heap, uint64_t bytes) {
+  heap->counters.bytes.store(heap->counters.bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+  heap->counters.count.store(heap->counters.count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
+  *is_zero = false;
+  if (size <= kMediumMax) {
+    Page* page = find_page(heap, class_of_size(size), episode);
+    if (!page) return nullptr;
+    Block* block = page->free;
+    page->free = block->next;
+    page->used++;
+    if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
+    return block;
+  }
+  if (size <= g_space.region_size / 2) return alloc_large(heap, size, is_zero);
+  return alloc_huge(heap, size, is_zero);
+}
+
+void heap_slow_tick(Heap* heap, Episode& episode) {
+  heap_fold(heap);
+  ++heap->slow_calls;
+  if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
+  if (heap->retiring_count) retiring_process(heap, episode, false);
+  if ((heap->slow_calls & 63) == 0) heap_maintain(heap, episode);
+}
+
+}  // namespace
+
+// ---- direct table ----
+
+void update_direct(Heap* heap, size_t c) {
+  if (kDirectRange.first[c] == 255) return;
+  Page* target = heap->queues[c].first ? heap->queues[c].first : &g_empty_page;
+  for (size_t slot = kDirectRange.first[c]; slot <= kDirectRange.last[c]; ++slot) heap->direct[slot] = target;
+}
+
+// ---- counters ----
+
+void heap_fold(Heap* heap) {
+  const uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
+  if (t == 0) return;
+  const uint32_t s = heap->seq.load(std::memory_order_relaxed);
+  heap->seq.store(s + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  HeapCounters& c = heap->counters;
+  c.bytes.store(c.bytes.load(std::memory_order_relaxed) + (t & kTallyBytes), std::memory_order_relaxed);
+  c.count.store(c.count.load(std::memory_order_relaxed) + (t >> kTallyShift), std::memory_order_relaxed);
+  __atomic_store_n(&heap->tally, 0, __ATOMIC_RELAXED);
+  heap->seq.store(s + 2, std::memory_order_release);
+}
+
+// ---- pages ----
+
+void page_collect(Page* page, Episode& episode, bool merge_local) {
+  uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
+  if (tf & ~kStateMask) {
+    while (!page->thread_free.compare_exchange_weak(tf, tf & kStateMask, std::memory_order_acquire,
+                                                    std::memory_order_relaxed)) {
+    }
+    Block* list = reinterpret_cast<Block*>(tf & ~kStateMask);
+    if (list) {
+      episode.note(kGcDrain);
+      uint32_t n = 1;
+      Block* tail = list;
+      while (tail->next) tail = tail->next, ++n;
+      tail->next = page->free;
+      page->free = list;
+      page->used -= n;
+    }
+  }
+  if (page->local_free && (merge_local || !page->free)) {
+    if (!page->free) {
+      page->free = page->local_free;
+    } else {
+      Block* tail = page->local_free;
+      while (tail->next) tail = tail->next;
+      tail->next = page->free;
+      page->free = page->local_free;
+    }
+    page->local_free = nullptr;
+  }
+  if constexpr (CMH_ALLOC_DEBUG) debug_check_page(page);
+}
+
+bool page_can_retire(const Page* page) {
+  return page->used == 0 && !page->notify_pending &&
+         page->thread_free.load(std::memory_order_acquire) == kNormal;
+}
+
+bool page_try_retire(Heap* heap, Page* page, Episode& episode) {
+  if (!page_can_retire(page)) return false;
+  episode.note(kGcRetire);
+  switch (page->queue) {
+    case kQueueClass:
+      queue_remove(&heap->queues[page->size_class], page);
+      update_direct(heap, page->size_class);
+      break;
+    case kQueueFull: queue_remove(&heap->full, page); break;
+    case kQueueLargeCache:
+      queue_remove(&heap->large_cache, page);
+      --heap->large_cached;
+      break;
+    default: break;
+  }
+  for (uint32_t i = 0; i < heap->retiring_count; ++i) {
+    if (heap->retiring[i] == page) {
+      heap->retiring[i] = heap->retiring[--heap->retiring_count];
+      heap->retiring_stamp[i] = heap->retiring_stamp[heap->retiring_count];
+      break;
+    }
+  }
+  const size_t slice = page_slice(page);
+  const uint32_t r = region_of_slice(slice);
+  const size_t count = page->slice_count;
+  for (size_t i = 0; i < count; ++i) {
+    Page& d = page[i];
+    d.kind = kPageFree;
+    d.slice_offset = 0;
+    d.flags = 0;
+    d.queue = kQueueNone;
+    d.heap.store(nullptr, std::memory_order_relaxed);
+  }
+  page->free = page->local_free = nullptr;
+  RegionInfo& info = g_space.regions[r];
+  const bool was_full = info.list == kListFull;
+  region_give_slices(r, slice - region_first_slice(r), count, episode.now());
+  uncharge_in_use(info.node, count * kSliceSize);
+  heap->counters.pages_retired.store(heap->counters.pages_retired.load(std::memory_order_relaxed) + 1,
+                                     std::memory_order_relaxed);
+  if (was_full) {
+    region_list_remove(heap, r);
+    region_list_push(heap, r, kListAvail);
+  }
+  if (info.used_slices == 0 && heap->avail_count > 1) {
+    region_list_remove(heap, r);
+    region_release(r, episode.now());
+  }
+  return true;
+}
+
+void page_became_empty(Heap* heap, Page* page) {
+  // Not retired at once: a page that empties is often refilled soon (a batch of frees
+  // followed by a batch of mallocs). It waits kRetireDelay slow-path calls.
+  if (heap->retiring_count == 8) {
+    Episode episode(heap);
+    retiring_process(heap, episode, true);
+  }
+  heap->retiring[heap->retiring_count] = page;
+  heap->retiring_stamp[heap->retiring_count] = heap->slow_calls;
+  ++heap->retiring_count;
+}
+
+void retiring_process(Heap* heap, Episode& episode, bool all) {
+  for (uint32_t i = 0; i < heap->retiring_count;) {
+    Page* page = heap->retiring[i];
+    const bool still_empty = page->used == 0 && page->queue == kQueueClass && (page->next || page->prev);
+    if (!still_empty || all || heap->slow_calls - heap->retiring_stamp[i] >= kRetireDelay) {
+      heap->retiring[i] = heap->retiring[--heap->retiring_count];
+      heap->retiring_stamp[i] = heap->retiring_stamp[heap->retiring_count];
+      if (still_empty) page_try_retire(heap, page, episode);
+      continue;
+    }
+    ++i;
+  }
+}
+
+void retiring_clear(Heap* heap) { heap->retiring_count = 0; }
+
+void large_became_empty(Heap* heap, Page* page, Episode& episode) {
+  queue_push_front(&heap->large_cache, page);
+  page->queue = kQueueLargeCache;
+  page->stamp = heap->maintenance_epoch;
+  page->flags = 0;
+  ++heap->large_cached;
+  if (heap->large_cached > kLargeCacheMax) {
+    for (Page* p = heap->large_cache.last; p; p = p->prev) {
+      if (page_try_retire(heap, p, episode)) break;
+    }
+  }
+}
+
+void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
+  for (uint32_t i = heap->regions_avail; i;) {
+    const uint32_t r = i - 1;
+    i = g_space.regions[r].next;
+    if (g_space.regions[r].used_slices != 0) continue;
+    if (keep_one && heap->avail_count <= 1) return;
+    region_list_remove(heap, r);
+    region_release(r, now);
+  }
+}
+
+// ---- allocation ----
+
+void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
+  if (size <= kMediumMax) {
+    // The queue head usually has a block: no slow-path work needed.
+    const size_t c = class_of_size(size);
+    Page* page = heap->queues[c].first;
+    Block* block = page ? page->free : nullptr;
+    if (block) {
+      page->free = block->next;
+      page->used++;
+      if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
+      tally_add(heap, counted);
+      if (zero) memset(block, 0, size);
+      return block;
+    }
+  }
+  Episode episode(heap);
+  heap_slow_tick(heap, episode);
+  bool is_zero = false;
+  void* p = alloc_block(heap, size, &is_zero, episode);
+  if (CMH_UNLIKELY(!p)) {
+    // Out of memory: collect everything we can reach, then try once more.
+    heap_collect(heap, CollectMode::kForce, episode);
+    collect_pooled(episode.now(), true, episode);
+    tls_limit_refused = false;
+    p = alloc_block(heap, size, &is_zero, episode);
+    if (!p) {
+      heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      return out_of_memory(size);
+    }
+  }
+  count_slow(heap, counted);
+  if (zero && !is_zero) memset(p, 0, size);
+  return p;
+}
+
+void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
+  if (CMH_UNLIKELY(heap == &g_empty_heap)) {
+    heap = thread_heap_init();
+    if (!heap) return bootstrap_alloc(size, counted, zero, 0);
+  }
+  return heap_alloc_in(heap, size, counted, zero);
+}
+
+void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {
+  if (align <= 16) return heap_alloc_in(heap, size, size, false);
+  if (align <= kSliceSize) {
+    // A multiple of a power of two A is a class with A-aligned blocks (size_class.hpp);
+    // large and huge blocks start on a slice.
+    if (size > kMediumMax) return heap_alloc_in(heap, size, size, false);
+    const size_t rounded = size == 0 ? align : (size + align - 1) & ~(align - 1);
+    return heap_alloc_in(heap, rounded, size, false);
+  }
+  const size_t total = size + align;
+  if (total < size) return out_of_memory(size);
+  char* p = static_cast<char*>(heap_alloc_in(heap, total > kMediumMax ? total : kMediumMax + 1, size, false));
+  if (!p) return nullptr;
+  char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(p) + align - 1) & ~(uintptr_t{align} - 1));
+  if (aligned != p) {
+    Page* page = page_of_pointer(p);
+    page->flags |= kHasAligned;
+    if (page->kind == kPageHuge) {
+      const size_t slice = slice_index(aligned);
+      Page& interior = g_hot.pages[slice];
+      interior.kind = kPageInterior;
+      interior.slice_offset = static_cast<uint32_t>(slice - page_slice(page));
+      page->stamp = slice + 1;
+    }
+  }
+  return aligned;
+}
+
+void* heap_alloc_aligned(Heap* heap, size_t align, size_t size) {
+  if (CMH_UNLIKELY(heap == &g_empty_heap)) {
+    heap = thread_heap_init();
+    if (!heap) return bootstrap_alloc(size, size, false, align);
+  }
+  return heap_alloc_aligned_in(heap, align, size);
+}
+
+// ---- free ----
+
+void free_generic(void* p) {
+  if (!p) return;
+  if (CMH_UNLIKELY(!is_ours(p))) {
+    if (is_emergency(p)) return;
+    if constexpr (CMH_ALLOC_DEBUG) debug_fail("free() of a pointer cmh did not allocate", p);
+    return;
+  }
+  if constexpr (CMH_ALLOC_DEBUG) {
+    const uint8_t state = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift].state;
+    if (state != kRegionOwned && state != kRegionHuge && state != kRegionHugeTail)
+      debug_fail("free() of a pointer into free heap memory (double free or invalid pointer)", p);
+  }
+  Page* page = page_of_pointer(p);
+  if (page->kind == kPageHuge) {
+    if constexpr (CMH_ALLOC_DEBUG) {
+      if (!(page->flags & kHasAligned) && p != reinterpret_cast<void*>(page_start(page)))
+        debug_fail("free() of a pointer inside a block", p);
+    }
+    free_huge(page);
+    return;
+  }
+  if (CMH_UNLIKELY(page->kind == kPageFree || page->kind == kPageInterior)) {
+    if constexpr (CMH_ALLOC_DEBUG) debug_fail("free() of a pointer that is not in use (double free or invalid pointer)", p);
+    return;
+  }
+  Block* block = block_of(page, p);
+  Heap* self = tls_heap;
+  const bool local = page->heap.load(std::memory_order_relaxed) == self;
+  if constexpr (CMH_ALLOC_DEBUG) {
+    debug_check_free(page, p, block, local);
+    debug_poison_free(page, block);
+  }
+  if (local)
+    local_free(self, page, block);
+  else
+    remote_free(page, block);
+}
+
+size_t usable_size(const void* p) {
+  if (!p) return 0;
+  if (!is_ours(p)) return is_emergency(p) ? emergency_size(p) : 0;
+  const Page* page = page_of_pointer(p);
+  if (page->kind == kPageFree || page->kind == kPageInterior) return 0;
+  const uintptr_t start = page_start(page);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  if (page->kind == kPageHuge || page->kind == kPageLarge) return start + page->block_size - at;
+  const uintptr_t block = start + (at - start) / page->block_size * page->block_size;
+  return block + page->block_size - at;
+}
+
+int node_of(const void* p) {
+  if (!g_space.numa_on || !is_ours(p)) return -1;
+  const RegionInfo& info = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift];
+  if (info.state == kRegionUnused) return -1;
+  return g_space.layout.node_id[info.node];
+}
+
+void* heap_realloc(void* p, size_t size) {
+  Heap* heap = tls_heap;
+  if (!p) return heap_alloc_generic(heap, size, size, false);
+  if (size == 0) {
+    // glibc's behaviour: realloc(p, 0) frees p and returns NULL.
+    free_generic(p);
+    return nullptr;
+  }
+  size_t usable = 0;
+  if (is_ours(p)) {
+    if constexpr (CMH_ALLOC_DEBUG) {
+      const uint8_t state = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift].state;
+      if (state != kRegionOwned && state != kRegionHuge && state != kRegionHugeTail)
+        debug_fail("realloc() of a pointer into free heap memory", p);
+    }
+    Page* page = page_of_pointer(p);
+    usable = usable_size(p);
+    if (usable == 0) debug_fail("realloc() of a pointer that is not in use (double free or invalid pointer)", p);
+    switch (page->kind) {
+      case kPageSmall:
+      case kPageMedium:
+        if (size <= usable && size >= usable / 2) return p;
+        break;
+      case kPageLarge:
+        if (size <= usable && size > kMediumMax) return p;
+        if (size > usable && !(page->flags & kHasAligned) && page->heap.load(std::memory_order_relaxed) == heap &&
+            grow_large_in_place(heap, page, size)) {
+          count_slow(heap, size - usable);
+          return p;
+        }
+        break;
+      case kPageHuge:
+        if (size <= usable && size >= usable / 2) return p;
+        break;
+      default: break;
+    }
+  } else if (is_emergency(p)) {
+    usable = emergency_size(p);
+  } else {
+    debug_fail("realloc() of a pointer cmh did not allocate", p);
+  }
+  void* q = heap_alloc_generic(heap, size, size, false);
+  if (!q) return nullptr;
+  memcpy(q, p, usable < size ? usable : size);
+  free_generic(p);
+  return q;
+}
+
+}  // namespace cmh::allocator

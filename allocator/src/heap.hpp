@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Thread-local heaps and the inlined fast paths. A heap is reached through one
+// initial-exec TLS pointer; it holds a direct page table for sizes <= 1 KiB, a page
+// queue per size class, and its counters. Heaps are never freed: a thread's heap is
+// parked at thread exit and adopted by a later thread, so the set of counter records
+// only grows and the process total (the sum over all records) is exact and monotonic.
+// Fast path cost: malloc pops `page->free` and does one thread-local add (the tally);
+// free pushes onto `page->local_free`. No lock, no atomic read-modify-write.
+#pragma once
+
+#include <atomic>
+
+#include "config.hpp"
+#include "page.hpp"
+#include "region.hpp"
+
+namespace cmh::allocator {
+
+enum HeapState : uint32_t { kHeapEmpty = 0, kHeapLive, kHeapPooled, kHeapBusy, kHeapOrphan, kHeapBootstrap };
+
+// The tally packs, since the last fold, the allocation count (high 24 bits) and the
+// bytes (low 40 bits) into one word, so counting is one add. The slow path folds it into
+// the 64-bit totals; between two slow-path calls the fast path can only pop blocks that
+// were already on the free lists of the direct pages (< 2^20 blocks, < 2^30 bytes), so
+// neither field can overflow.
+inline constexpr unsigned kTallyShift = 40;
+inline constexpr uint64_t kTallyOne = uint64_t{1} << kTallyShift;
+inline constexpr uint64_t kTallyBytes = kTallyOne - 1;
+
+// Kinds of collection work, for the per-kind episode counters.
+enum GcKind : unsigned {
+  kGcDrain = 1,     // drained frees made by other threads
+  kGcRetire = 2,    // retired empty pages or regions
+  kGcPurge = 4,     // returned memory to the OS
+  kGcAdopt = 8,     // adopted the heap of an exited thread
+  kGcExplicit = 16  // cmh_alloc_collect()
+};
+
+struct HeapCounters {
+  std::atomic<uint64_t> bytes{0}, count{0};  // folded totals
+  std::atomic<uint64_t> gc_count{0}, gc_ns{0};
+  std::atomic<uint64_t> drains{0}, retires{0}, purges{0}, adopts{0}, explicit_collects{0};
+  std::atomic<uint64_t> pages_retired{0}, bytes_purged{0}, oom{0};
+};
+
+struct Heap {
+  // ---- fast path
+  Page* direct[kDirectSlots];
+  uint64_t tally = 0;  // written by the owner only (relaxed atomic stores), read by anyone
+  // ---- slow path (owner only)
+  PageQueue queues[kClassCount];
+  PageQueue full;
+  PageQueue large_cache;
+  uint32_t large_cached = 0;
+  uint32_t node = 0;
+  uint32_t regions_avail = 0, regions_full = 0;  // region lists (index + 1)
+  uint32_t avail_count = 0;
+  uint32_t slow_calls = 0;
+  uint64_t next_maintenance = 0;
+  uint64_t maintenance_epoch = 0;
+  Page* retiring[8] = {};
+  uint32_t retiring_stamp[8] = {};
+  uint32_t retiring_count = 0;
+  std::atomic<Page*> notify{nullptr};  // pages a remote free found full (MPSC stack)
+  // ---- counters: single writer (the owner), read by anyone
+  std::atomic<uint32_t> seq{0};  // odd while the owner folds the tally
+  HeapCounters counters;
+  std::atomic<uint64_t> adopt_bytes{0}, adopt_count{0};  // totals when its thread took it
+  std::atomic<uint32_t> state{kHeapEmpty};
+  Heap* registry_next = nullptr;  // immutable once published
+  Heap* pool_next = nullptr;
+  uint64_t parked_at = 0;
+
+  constexpr Heap();
+};
+
+// The page that never has a free block: every direct slot of a heap without pages points
+// here, so the fast path needs no null check.
+extern Page g_empty_page;
+extern Heap g_empty_heap;
+extern CMH_TLS Heap* tls_heap;
+
+constexpr Heap::Heap() : direct() {
+  for (auto& d : direct) d = &g_empty_page;
+}
+
+CMH_INLINE void tally_add(Heap* heap, uint64_t bytes) {
+  uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
+  __atomic_store_n(&heap->tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);
+}
+
+}  // namespace cmh::allocator

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Start-up: on the first allocation (or the load-time constructor, whichever comes first)
+// read CMH_ALLOC and CMH_ALLOC_TOPOLOGY, decide the NUMA mode, reserve the heap, commit
+// -Xms; in the constructor also register the fork handlers and run the -XX:+AlwaysPreTouch
+// touch threads (one per node, bound to it; JEP 345). Also the allocator's messages.
+#include <errno.h>
+
+#include <cstring>
+
+#include "internal.hpp"
+#include "text.hpp"
+
+namespace cmh::allocator {
+namespace {
+
+enum InitState : int { kNotStarted = 0, kReady = 2, kFailed = 3 };
+
+std::atomic<int> g_init_state{kNotStarted};
+SpinLock g_init_lock;
+Options g_options;
+Topology g_topology;
+NodeLayout g_layout;
+NumaDecision g_decision;
+char g_options_text[256];
+std::atomic<bool> g_oom_reported{false};
+
+void run_init() {
+  g_options = parse_options(prim::get_env("CMH_ALLOC"), report_line);
+  load_topology(&g_topology, prim::get_env("CMH_ALLOC_TOPOLOGY"), report_line);
+  g_decision = decide_numa(g_topology, g_options.use_numa);
+  if (g_options.use_numa == 1 && g_decision.mode == 0) {
+    char line[256];
+    TextBuffer text(line, sizeof(line));
+    text.add("NUMA support disabled: ").add(g_decision.reason).add('\n');
+    report_line(line);
+  }
+  build_layout(g_topology, g_decision, &g_layout);
+  const bool ok = region_space_init(g_options.max_heap, g_options.region_shift, g_options.decay_ms, g_layout,
+                                    g_decision.mode != 0);
+  format_options(g_options, g_decision.mode != 0, g_space.region_shift, g_options_text, sizeof(g_options_text));
+  if (!ok) {
+    g_init_state.store(kFailed, std::memory_order_release);
+    return;
+  }
+  threads_install_key();
+  if (g_options.initial_heap) region_commit_initial(g_options.initial_heap);
+  g_init_state.store(kReady, std::memory_order_release);
+}
+
+void touch_node(void* arg) {
+  const int node = static_cast<int>(reinterpret_cast<intptr_t>(arg));
+  const NodeArena& a = g_space.nodes[node];
+  const size_t page = prim::os_page_size();
+  for (uint32_t r = a.first; r < a.high; ++r) {
+    if (!g_space.regions[r].pinned) continue;
+    auto* p = reinterpret_cast<volatile char*>(region_address(r));
+    for (size_t off = 0; off < g_space.region_size; off += page) p[off] = 0;
+  }
+}
+
+void pretouch() {
+  for (int n = 0; n < g_space.node_count; ++n) {
+    void* arg = reinterpret_cast<void*>(static_cast<intptr_t>(n));
+    // Bound to the node's CPUs; CPUs of an injected topology may not exist: then unbound.
+    if (prim::run_on_thread(g_layout.cpus[n], touch_node, arg) != 0) prim::run_on_thread(CpuSet{}, touch_node, arg);
+  }
+}
+
+__attribute__((constructor(101))) void startup() {
+  if (!ensure_initialized()) return;
+  threads_install_atfork();
+  if (g_options.always_pretouch && g_options.initial_heap) pretouch();
+}
+
+}  // namespace
+
+bool ensure_initialized() {
+  int state = g_init_state.load(std::memory_order_acquire);
+  if (CMH_LIKELY(state == kReady)) return true;
+  if (state == kFailed) return false;
+  LockGuard guard(g_init_lock);
+  state = g_init_state.load(std::memory_order_acquire);
+  if (state == kNotStarted) run_init();
+  return g_init_state.load(std::memory_order_acquire) == kReady;
+}
+
+bool process_ready() { return g_init_state.load(std::memory_order_acquire) == kReady; }
+
+const Options& options() { return g_options; }
+const NumaDecision& numa_decision() { return g_decision; }
+const char* options_text() { return g_options_text; }
+
+void report_line(const char* line) { prim::write_stderr(line, strlen(line)); }
+
+void* out_of_memory(size_t size) {
+  if (!g_oom_reported.exchange(true, std::memory_order_relaxed)) {
+    char line[256];
+    TextBuffer text(line, sizeof(line));
+    const uint64_t limit = g_space.heap_limit;
+    if (limit && tls_limit_refused) {
+      text.add("cmh-alloc: heap limit reached (-Xmx").add_size(limit).add("): cannot allocate ").add_uint(size)
+          .add(" bytes\n");
+    } else {
+      text.add("cmh-alloc: out of memory: cannot allocate ").add_uint(size)
+          .add(" bytes (the OS refused memory or the heap's address space is exhausted)\n");
+    }
+    report_line(line);
+  }
+  tls_limit_refused = false;
+  errno = ENOMEM;
+  return nullptr;
+}
+
+}  // namespace cmh::allocator

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Cross-file functions of the allocator, grouped by the file that defines them, so this
+// header is also the map of the layers: entry points (entry*.cpp, api.cpp) call the heap
+// layer (heap.cpp, collect.cpp, threads.cpp, counters.cpp), which calls the region layer
+// (region.hpp), which calls the OS primitives (prim.hpp). init.cpp wires them at start-up.
+#pragma once
+
+#include <cmh/alloc.h>
+
+#include "heap.hpp"
+#include "options.hpp"
+#include "prim.hpp"
+#include "topology.hpp"
+
+namespace cmh::allocator {
+
+// ---- episode accounting (counters.cpp) ----
+/// Adds one collection episode of `kinds` lasting `ns` to `self` (the heap the calling
+/// thread owns, or the bootstrap heap under its lock), or to the process-wide atomics when
+/// the caller owns no heap.
+void episode_record(Heap* self, unsigned kinds, uint64_t ns, uint64_t bytes_purged);
+
+/// One collection episode: starts its clock at the first unit of reclamation work and
+/// records itself, if any work was done, when it goes out of scope.
+class Episode {
+ public:
+  explicit Episode(Heap* self) : self_(self) {}
+  ~Episode() {
+    if (kinds_) episode_record(self_, kinds_, prim::monotonic_ns() - start_, purged_);
+  }
+  Episode(const Episode&) = delete;
+  Episode& operator=(const Episode&) = delete;
+  void note(unsigned kind) {
+    if (kinds_ == 0) start_ = prim::monotonic_ns();
+    kinds_ |= kind;
+  }
+  void purged(uint64_t bytes) {
+    if (bytes) note(kGcPurge);
+    purged_ += bytes;
+  }
+  /// A timestamp for bookkeeping (decay), reusing the episode clock when it runs.
+  uint64_t now() { return kinds_ ? start_ : prim::monotonic_ns(); }
+
+ private:
+  Heap* self_;
+  unsigned kinds_ = 0;
+  uint64_t start_ = 0;
+  uint64_t purged_ = 0;
+};
+
+// ---- heap.cpp: allocation and free beyond the fast paths ----
+/// Any allocation the inlined fast path did not serve; `counted` bytes are counted.
+void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero);
+/// The same, on a heap the caller owns (or the bootstrap heap under its lock).
+void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero);
+/// Power-of-two `align` > 16; counts `size`.
+void* heap_alloc_aligned(Heap* heap, size_t align, size_t size);
+void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size);
+void free_generic(void* p);
+/// Called by the free fast path when a page's last block came back and it is not alone.
+void page_became_empty(Heap* heap, Page* page);
+size_t usable_size(const void* p);
+void* heap_realloc(void* p, size_t size);
+void heap_fold(Heap* heap);
+/// Retires `page` if nothing can still reach it; false when it must wait.
+bool page_try_retire(Heap* heap, Page* page, Episode& episode);
+bool page_can_retire(const Page* page);
+/// Moves the owner's collected frees to `free` and drains other threads' frees.
+void page_collect(Page* page, Episode& episode, bool merge_local);
+void large_became_empty(Heap* heap, Page* page, Episode& episode);
+void release_empty_regions(Heap* heap, bool keep_one, uint64_t now);
+void retiring_clear(Heap* heap);
+void retiring_process(Heap* heap, Episode& episode, bool all);
+void update_direct(Heap* heap, size_t size_class);
+int node_of(const void* p);
+
+// ---- collect.cpp: collection episodes ----
+enum class CollectMode { kLight, kThreadExit, kForce };
+void heap_drain_notify(Heap* heap, Episode& episode);
+void heap_collect(Heap* heap, CollectMode mode, Episode& episode);
+/// Every 64 slow-path calls: decay work (purging, parked heaps) when it is due.
+void heap_maintain(Heap* heap, Episode& episode);
+/// cmh_alloc_collect().
+void collect_everything();
+
+// ---- threads.cpp: thread heaps, pools, bootstrap heap, fork ----
+extern CMH_TLS int tls_test_cpu;
+/// The calling thread's heap, created or adopted; nullptr when the thread has already
+/// run its exit hook or is inside start-up (it then uses the bootstrap heap).
+Heap* thread_heap_init();
+void* bootstrap_alloc(size_t size, size_t counted, bool zero, size_t align);
+/// The heap the calling thread may account work to, or nullptr.
+Heap* owned_heap();
+Heap* registry_first();
+Heap* pool_pop_any(int node);
+void pool_push(Heap* heap);
+Heap* bootstrap_heap();
+SpinLock& bootstrap_lock();
+int current_node(Heap* heap);
+/// Parks heaps of exited threads; with `force` every parked heap with pages, otherwise
+/// those parked longer than the decay time. True when one was collected.
+bool collect_pooled(uint64_t now, bool force, Episode& episode);
+void threads_install_key();     // registers the bootstrap heap, creates the exit-hook key
+void threads_install_atfork();  // from the start-up constructor (pthread_atfork may allocate)
+uint64_t threads_exited();
+bool is_emergency(const void* p);
+void* emergency_alloc(size_t size);
+size_t emergency_size(const void* p);
+
+// ---- counters.cpp: readers ----
+struct Totals {
+  uint64_t bytes = 0, count = 0;
+};
+Totals heap_totals(const Heap* heap);
+Totals process_totals();
+uint64_t thread_bytes();
+uint64_t live_threads_bytes();
+uint64_t gc_count();
+uint64_t gc_time_ns();
+bool stats_fill(cmh_alloc_stats_t* stats);
+size_t stats_json(char* buffer, size_t size);
+
+// ---- debug.cpp: CMH_ALLOC_DEBUG invariant checks ----
+void debug_poison_free(const Page* page, Block* block);
+void debug_check_alloc(const Page* page, Block* block);
+void debug_check_free(const Page* page, const void* p, Block* block, bool local);
+void debug_check_page(const Page* page);
+[[noreturn]] void debug_fail(const char* what, const void* p);
+
+// ---- init.cpp: start-up, options, messages ----
+bool ensure_initialized();
+bool process_ready();
+const Options& options();
+const NumaDecision& numa_decision();
+const char* options_text();
+/// Prints a message line on stderr (at most once per `once` flag when given).
+void report_line(const char* line);
+/// Out of memory: prints the one line (once per process), sets errno. Returns nullptr.
+void* out_of_memory(size_t size);
+
+}  // namespace cmh::allocator

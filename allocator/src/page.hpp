@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Page descriptors. Every 64 KiB slice of the reservation has one 128-byte descriptor
+// in a side table (index = (p - base) >> 16), so free() finds a block's page with a
+// subtraction and a shift. A page is a run of slices: small (1 slice, blocks <= 8 KiB),
+// medium (8 slices, blocks <= 64 KiB), large (one block of whole slices) or huge (one
+// block of whole regions). The other slices of a run are "interior": they only point
+// back to the first one. Free lists are sharded mimalloc-style: `free` feeds malloc,
+// `local_free` takes the owner's frees, `thread_free` (atomic) takes other threads'.
+#pragma once
+
+#include <atomic>
+
+#include "config.hpp"
+
+namespace cmh::allocator {
+
+struct Heap;
+
+struct Block {
+  Block* next;
+};
+
+enum PageKind : uint8_t { kPageFree = 0, kPageSmall, kPageMedium, kPageLarge, kPageHuge, kPageInterior };
+
+// Page::flags: any bit set sends free() to the generic path.
+inline constexpr uint8_t kInFull = 1;      // in the heap's full queue (or a large block in use)
+inline constexpr uint8_t kHasAligned = 2;  // holds an interior pointer from aligned allocation
+
+// The two low bits of Page::thread_free.
+//  kNormal:    remote frees push onto the list.
+//  kFull:      the page is in its owner's full queue; the first remote free pushes its block,
+//              moves to kNotifying, tells the owner (heap notify list), then sets kNormal.
+//  kNotifying: that remote free is between its push and its notification.
+inline constexpr uintptr_t kNormal = 0, kFull = 1, kNotifying = 2, kStateMask = 3;
+
+struct Page {
+  // ---- hot: the malloc and free fast paths touch only these 32 bytes
+  Block* free;                // blocks malloc pops
+  uint32_t used;              // blocks handed out and not yet back (locally or collected)
+  uint8_t flags;              // kInFull | kHasAligned
+  uint8_t kind;               // PageKind
+  uint8_t size_class;
+  uint8_t is_zero;            // made from clean slices: the memory reads as zero (large/huge)
+  std::atomic<Heap*> heap;    // owner; nullptr for huge blocks and free slices
+  Block* local_free;          // owner's frees, moved to `free` on the slow path
+  // ---- slow path
+  std::atomic<uintptr_t> thread_free;  // other threads' frees | state bits
+  uint64_t block_size;
+  uint32_t slice_offset;      // interior descriptor: distance to the run's first slice
+  uint32_t capacity;          // blocks threaded so far (the free list grows 4 KiB at a time)
+  uint32_t reserved;          // blocks that fit in the page
+  uint32_t slice_count;
+  Page* next;                 // queue links
+  Page* prev;
+  Page* notify_next;          // link in the owner's notify list
+  uint64_t stamp;             // large cache: maintenance epoch when cached
+  uint8_t notify_pending;     // owner left kFull and found a remote notification under way
+  uint8_t queue;              // which heap queue holds it (kQueueNone, kQueueClass, ...)
+  uint8_t padding[30];
+};
+static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
+
+inline constexpr uint8_t kQueueNone = 0, kQueueClass = 1, kQueueFull = 2, kQueueLargeCache = 3;
+
+struct PageQueue {
+  Page* first = nullptr;
+  Page* last = nullptr;
+};
+
+inline void queue_push_front(PageQueue* q, Page* page) {
+  page->prev = nullptr;
+  page->next = q->first;
+  if (q->first)
+    q->first->prev = page;
+  else
+    q->last = page;
+  q->first = page;
+}
+
+inline void queue_remove(PageQueue* q, Page* page) {
+  if (page->prev)
+    page->prev->next = page->next;
+  else
+    q->first = page->next;
+  if (page->next)
+    page->next->prev = page->prev;
+  else
+    q->last = page->prev;
+  page->next = page->prev = nullptr;
+}
+
+}  // namespace cmh::allocator
