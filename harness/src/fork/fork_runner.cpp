@@ -426,8 +426,11 @@ class ForkSession {
   }
   void on(const IterationFailed& m) {
     open_.reset();
-    if (!worker_failure_) worker_failure_ = m.failure;
-    observer_.iteration_failed(params_of(m.kind), m.index, m.failure);
+    Failure failure = m.failure;
+    // Said as what it is on the iteration line already; the allocator's line is added at the end.
+    if (failure.exception_type == "std::bad_alloc") mark_out_of_memory(failure);
+    if (!worker_failure_) worker_failure_ = failure;
+    observer_.iteration_failed(params_of(m.kind), m.index, failure);
   }
   void on(const BenchmarkError& m) {
     if (!worker_failure_) worker_failure_ = m.failure;
@@ -446,11 +449,9 @@ class ForkSession {
       if (kill_sent_) f->message += " (it ignored SIGTERM and was killed with SIGKILL)";
     } else if (worker_failure_) {
       f = std::move(worker_failure_);
-      if (f->exception_type == "std::bad_alloc" || allocator_hit_limit()) {
-        f->kind = FailureKind::out_of_memory;
-        f->message = "out of memory: " + (f->exception_type.empty() ? f->message : f->exception_type + ": " + f->message) +
-                     heap_limit_note();
-      }
+      if (f->kind != FailureKind::out_of_memory && (f->exception_type == "std::bad_alloc" || allocator_hit_limit()))
+        mark_out_of_memory(*f);
+      if (f->kind == FailureKind::out_of_memory) f->message += heap_limit_note();
     } else if (WIFSIGNALED(status_)) {
       const int sig = WTERMSIG(status_);
       const auto oom_after = oom_kill_count();
@@ -485,6 +486,14 @@ class ForkSession {
       if (f) f->exit_code = code;
     }
     return f;
+  }
+
+  static void mark_out_of_memory(Failure& f) {
+    const bool plain = f.exception_type.empty() || f.message.empty() || f.message == f.exception_type;
+    f.kind = FailureKind::out_of_memory;
+    f.message = "out of memory: " + (f.exception_type.empty() ? f.message
+                                     : plain                  ? f.exception_type
+                                                              : f.exception_type + ": " + f.message);
   }
 
   /// The bundled allocator says "... heap limit ..." on stderr when -Xmx is reached.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <set>
 
@@ -29,7 +30,9 @@ Failure interrupted_failure(int sig) {
   Failure f;
   f.kind = FailureKind::interrupted;
   f.signal = sig;
-  f.message = "interrupted by signal " + std::to_string(sig) + " before the benchmark completed";
+  const char* name = ::strsignal(sig);
+  f.message = "interrupted by signal " + std::to_string(sig) + " (" + (name ? name : "unknown") +
+              "): the run stopped before this benchmark completed";
   return f;
 }
 
@@ -134,6 +137,12 @@ class RunLoop {
         ForkReportObserver observer(output_, bp);
         ForkResult fork = forking::run_fork(request, observer);
         progress_.fork_done(bp);
+        if (fork.failure && fork.failure->kind == FailureKind::interrupted && interrupting_signal()) {
+          Failure why = interrupted_failure(interrupting_signal());
+          why.stdout_tail = std::move(fork.failure->stdout_tail);
+          why.stderr_tail = std::move(fork.failure->stderr_tail);
+          fork.failure = std::move(why);
+        }
         if (fork.failure && !observer.failure_shown()) output_.fork_failure(bp, *fork.failure);
         const std::optional<Failure> failure = fork.failure;
         // Warmup forks are shown, never kept (JMH drops their results).
