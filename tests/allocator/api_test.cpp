@@ -26,14 +26,6 @@ size_t opaque(size_t v) {
 
 bool aligned_to(const void* p, size_t align) { return (reinterpret_cast<uintptr_t>(p) & (align - 1)) == 0; }
 
-// The same pointer, opaque to the compiler (a failed realloc leaves the block valid).
-template <typename T>
-void* escape_alias(T* p) {
-  void* alias = p;
-  asm volatile("" : "+r"(alias));
-  return alias;
-}
-
 bool all_bytes(const void* p, size_t n, unsigned char v) {
   const auto* b = static_cast<const unsigned char*>(p);
   for (size_t i = 0; i < n; ++i)
@@ -146,7 +138,7 @@ void test_realloc() {
   }
   // A failed realloc returns NULL with ENOMEM and leaves the block alone.
   errno = 0;
-  CHECK(realloc(escape_alias(p), size_t{1} << 50) == nullptr);
+  CHECK(realloc(cmh_test::hide(p), size_t{1} << 50) == nullptr);
   CHECK_EQ(errno, ENOMEM);
   CHECK(p[10] == 10);
   // realloc(p, 0) frees p and returns NULL (glibc's behaviour).
@@ -157,7 +149,7 @@ void test_realloc() {
   CHECK(r != nullptr);
   r[9] = 9;
   errno = 0;
-  CHECK(reallocarray(escape_alias(r), opaque(SIZE_MAX / 2), 4) == nullptr);
+  CHECK(reallocarray(cmh_test::hide(r), opaque(SIZE_MAX / 2), 4) == nullptr);
   CHECK_EQ(errno, ENOMEM);
   r = static_cast<int*>(reallocarray(r, 1000, sizeof(int)));
   CHECK(r != nullptr && r[9] == 9);

@@ -61,6 +61,14 @@ inline T* escape(T* p) {
   return p;
 }
 
+/// The same pointer, but the compiler cannot know where it came from (for deliberate
+/// misuse and for blocks a failed realloc left valid).
+template <typename T>
+inline T* hide(T* p) {
+  asm volatile("" : "+r"(p));
+  return p;
+}
+
 struct ChildResult {
   int status = -1;  // raw wait status
   std::string out, err;

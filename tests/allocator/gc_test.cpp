@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// Collections (gc.count / gc.time): each kind of episode is counted when its work happens
+// (remote drains are in counters_test): retiring empty pages, adopting an exited thread's
+// heap, cmh_alloc_collect(), and returning memory to the OS, both at once (collect) and
+// after the decay time; and nothing is counted when the work is plain allocation.
+#include <cmh/alloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+using cmh_test::escape;
+
+cmh_alloc_stats_t snapshot() {
+  cmh_alloc_stats_t s;
+  cmh_alloc_stats_get(cmh_alloc_stats_init(&s));
+  return s;
+}
+
+void test_allocation_is_not_collection() {
+  free(escape(malloc(64)));
+  const uint64_t before = cmh_alloc_gc_count();
+  // Refilling a page from its own free list is allocation, not collection.
+  for (int i = 0; i < 100000; ++i) free(escape(malloc(64)));
+  CHECK_EQ(cmh_alloc_gc_count(), before);
+}
+
+void test_retire_and_explicit() {
+  const cmh_alloc_stats_t s0 = snapshot();
+  std::vector<void*> blocks;
+  for (int i = 0; i < 20000; ++i) blocks.push_back(malloc(256));  // ~80 pages of one class
+  for (void* p : blocks) free(p);
+  for (int i = 0; i < 200; ++i) free(escape(malloc(static_cast<size_t>(100000 + i * 1000))));  // slow-path calls
+  const cmh_alloc_stats_t s1 = snapshot();
+  CHECK(s1.pages_retired > s0.pages_retired);
+  CHECK(s1.retire_count > s0.retire_count);
+  CHECK(s1.gc_count > s0.gc_count);
+  CHECK(s1.gc_time_ns > s0.gc_time_ns);
+  cmh_alloc_collect();
+  const cmh_alloc_stats_t s2 = snapshot();
+  CHECK_EQ(s2.explicit_collect_count, s1.explicit_collect_count + 1);
+  CHECK(s2.gc_count >= s1.gc_count + 1);
+  CHECK_EQ(cmh_alloc_gc_count(), s2.gc_count);
+  CHECK_EQ(cmh_alloc_gc_time_ns(), s2.gc_time_ns);
+}
+
+void test_adoption() {
+  const cmh_alloc_stats_t s0 = snapshot();
+  void* left = nullptr;
+  // The first thread exits with a live block: its heap is parked with pages ...
+  std::thread([&left] { left = malloc(1000); }).join();
+  // ... and the next thread adopts it.
+  std::thread([] { free(escape(malloc(10))); }).join();
+  const cmh_alloc_stats_t s1 = snapshot();
+  CHECK(s1.adopt_count > s0.adopt_count);
+  free(left);
+}
+
+// Allocates `count` 1 MiB blocks, writes them (resident), frees them.
+void free_touched_megabytes(int count) {
+  std::vector<void*> blocks;
+  for (int i = 0; i < count; ++i) {
+    blocks.push_back(malloc(1 << 20));
+    memset(blocks.back(), 1, 1 << 20);
+  }
+  for (void* p : blocks) free(p);
+}
+
+void test_purge_on_collect() {
+  cmh_alloc_collect();
+  const cmh_alloc_stats_t s0 = snapshot();
+  free_touched_megabytes(48);
+  const cmh_alloc_stats_t s1 = snapshot();
+  // Freed memory stays resident until the decay time passes (no background thread) ...
+  CHECK(s1.resident_bytes >= s0.resident_bytes + (40u << 20));
+  cmh_alloc_collect();
+  const cmh_alloc_stats_t s2 = snapshot();
+  // ... or until a collection returns it.
+  CHECK(s2.resident_bytes + (40u << 20) <= s1.resident_bytes);
+  CHECK(s2.bytes_purged >= s1.bytes_purged + (40u << 20));
+  CHECK(s2.purge_count > s1.purge_count);
+}
+
+int decay_child() {
+  // CMH_ALLOC=-XX:DecayTime=50: memory freed goes back after 50 ms, on a later slow path.
+  free_touched_megabytes(32);
+  const cmh_alloc_stats_t s1 = snapshot();
+  usleep(120 * 1000);
+  // Slow-path calls (each a large allocation) run the periodic maintenance.
+  for (int i = 0; i < 300; ++i) free(escape(malloc(static_cast<size_t>(200000 + (i % 7) * 70000))));
+  const cmh_alloc_stats_t s2 = snapshot();
+  CHECK(s2.bytes_purged >= s1.bytes_purged + (24u << 20));
+  CHECK(s2.purge_count > s1.purge_count);
+  CHECK(s2.resident_bytes + (24u << 20) <= s1.resident_bytes);
+  return cmh_test::done("decay child");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "decay") return decay_child();
+  test_allocation_is_not_collection();
+  test_retire_and_explicit();
+  test_adoption();
+  test_purge_on_collect();
+  auto child = cmh_test::run_child({cmh_test::self_path(), "decay"}, {"CMH_ALLOC=-XX:DecayTime=50"});
+  if (child.code() != 0) std::fprintf(stderr, "%s%s", child.out.c_str(), child.err.c_str());
+  CHECK_EQ(child.code(), 0);
+  return cmh_test::done("alloc:collections");
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// NUMA: the binding table of JDK-8205051 (each row a fresh process with an injected
+// topology, CMH_ALLOC_TOPOLOGY), region placement on the node a thread runs on, fallback
+// to another node when a node's share of -Xmx runs out, and (subcommand "real", run under
+// numactl --membind=0 --cpunodebind=0) the machine's own policy plus real mbind on node 0.
+#include <cmh/alloc.h>
+#include <linux/mempolicy.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+using cmh_test::run_child;
+using cmh_test::self_path;
+
+const char* const kFourNodes = "node0=0;node1=1;node2=2;node3=3";
+
+struct Row {
+  const char* name;
+  std::string topology;
+  const char* options;  // CMH_ALLOC
+  int mode;
+  const char* reason;   // expected substring
+  int stderr_lines;     // lines expected on stderr
+};
+
+std::string four(const char* rest) { return std::string(kFourNodes) + ";" + rest; }
+
+// The child side of a table row: report what the allocator decided, after using it a little.
+int report() {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t)
+    threads.emplace_back([] {
+      std::vector<std::string> strings(1000, std::string(100, 'x'));
+    });
+  for (auto& t : threads) t.join();
+  const char* reason = nullptr;
+  const int mode = cmh_alloc_numa_mode(&reason);
+  std::printf("mode=%d\nreason=%s\noptions=%s\n", mode, reason, cmh_alloc_options_string());
+  return 0;
+}
+
+void table() {
+  const Row rows[] = {
+      {"cpunodebind 0,1 membind 0-3", four("cpunodebind=0,1;policy=bind:0-3"), "", 0,
+       "The process memory and cpu node configuration does not match", 0},
+      {"cpunodebind 0,1 membind 0,1", four("cpunodebind=0,1;policy=bind:0,1"), "", 1, "'membind' mode on nodes 0-1", 0},
+      {"localalloc, cpunodebind 0,1", four("cpunodebind=0,1;policy=local"), "", 0,
+       "The process memory and cpu node configuration does not match", 0},
+      {"preferred 1, cpunodebind 0,1", four("cpunodebind=0,1;policy=preferred:1"), "", 0,
+       "The process memory and cpu node configuration does not match", 0},
+      {"interleave 0,1, cpunodebind 0,1", four("cpunodebind=0,1;policy=interleave:0,1"), "", 2,
+       "'interleave' mode on nodes 0-1", 0},
+      {"interleave 0-3, cpunodebind 0,1", four("cpunodebind=0,1;policy=interleave:0-3"), "", 0,
+       "The process memory and cpu node configuration does not match", 0},
+      {"single node", "node0=0-1;policy=default", "", 0, "Only a single NUMA node is available", 0},
+      {"membind 2, cpunodebind 2", four("cpunodebind=2;policy=bind:2"), "", 0, "The process is bound to a single NUMA node", 0},
+      {"get_mempolicy forbidden", four("cpunodebind=0-3;policy=unavailable"), "", 0, "get_mempolicy is not available: EPERM", 0},
+      {"no binding, default policy", four("cpunodebind=0-3;policy=default"), "", 1, "'membind' mode on nodes 0-3", 0},
+      {"localalloc, all nodes", four("cpunodebind=0-3;policy=local"), "", 1, "'membind' mode on nodes 0-3", 0},
+      {"interleave 0-3, all nodes", four("cpunodebind=0-3;policy=interleave:0-3"), "", 2, "'interleave' mode on nodes 0-3", 0},
+      {"memory-less nodes 2,3", four("cpunodebind=0,1;memory=0,1;policy=default"), "", 1, "'membind' mode on nodes 0-1", 0},
+      {"-XX:-UseNUMA", four("cpunodebind=0-3;policy=default"), "-XX:-UseNUMA", 0, "UseNUMA is off (-XX:-UseNUMA)", 0},
+      {"-XX:+UseNUMA, matching masks", four("cpunodebind=0-3;policy=default"), "-XX:+UseNUMA", 1, "'membind' mode", 0},
+      // Explicit +UseNUMA that cannot be honoured says so, once.
+      {"-XX:+UseNUMA, mismatch", four("cpunodebind=0,1;policy=bind:0-3"), "-XX:+UseNUMA", 0,
+       "The process memory and cpu node configuration does not match", 1},
+      // A malformed topology is reported once and the machine's is used (one node here).
+      {"malformed topology", "node0=0;bogus", "", 0, "Only a single NUMA node is available", 1},
+  };
+  const std::string self = self_path();
+  for (const Row& row : rows) {
+    auto child = run_child({self, "report"}, {"CMH_ALLOC_TOPOLOGY=" + row.topology, std::string("CMH_ALLOC=") + row.options});
+    const std::string expected_mode = "mode=" + std::to_string(row.mode) + "\n";
+    const bool ok = child.code() == 0 && child.out.find(expected_mode) != std::string::npos &&
+                    child.out.find(row.reason) != std::string::npos &&
+                    cmh_test::count_lines(child.err, "\n") == row.stderr_lines;
+    if (!ok)
+      std::fprintf(stderr, "row '%s': expected mode %d, reason containing '%s', %d stderr line(s); got:\n%s%s\n",
+                   row.name, row.mode, row.reason, row.stderr_lines, child.out.c_str(), child.err.c_str());
+    CHECK(ok);
+    if (row.stderr_lines == 1 && row.mode == 0 && row.options[0])
+      CHECK(child.err.find("NUMA support disabled: ") == 0);
+  }
+}
+
+int node_of_fresh_block(size_t size) {
+  void* p = malloc(size);
+  const int node = cmh_alloc_node_of(p);
+  free(p);
+  return node;
+}
+
+// Child, with four injected nodes: threads placed on each node's CPU get that node's memory.
+int placement() {
+  const char* reason = nullptr;
+  CHECK_EQ(cmh_alloc_numa_mode(&reason), CMH_ALLOC_NUMA_MEMBIND);
+  for (int cpu = 0; cpu < 4; ++cpu) {
+    std::thread([cpu] {
+      cmh_alloc_test_set_cpu(cpu);
+      // Small blocks (a fresh heap's first page) and large blocks (a fresh page each).
+      std::vector<void*> small;
+      for (int i = 0; i < 100; ++i) small.push_back(malloc(64));
+      for (void* p : small) CHECK_EQ(cmh_alloc_node_of(p), cpu);
+      for (void* p : small) free(p);
+      CHECK_EQ(node_of_fresh_block(300000), cpu);
+      CHECK_EQ(node_of_fresh_block(9 << 20), cpu);  // huge: whole regions of that node
+    }).join();
+  }
+  // A thread that migrates: its next page refill notices and takes the new node's memory.
+  std::thread([] {
+    cmh_alloc_test_set_cpu(1);
+    void* before = malloc(200000);
+    CHECK_EQ(cmh_alloc_node_of(before), 1);
+    cmh_alloc_test_set_cpu(3);
+    void* after = malloc(200000);
+    CHECK_EQ(cmh_alloc_node_of(after), 3);
+    free(before);
+    free(after);
+  }).join();
+  cmh_alloc_stats_t stats;
+  CHECK(cmh_alloc_stats_get(cmh_alloc_stats_init(&stats)));
+  CHECK_EQ(stats.node_count, 4u);
+  for (int n = 0; n < 4; ++n) {
+    const cmh_alloc_node_stats_t& row = stats.nodes[n];
+    CHECK_EQ(row.node_id, n);
+    CHECK(row.page_requests > 0);
+    CHECK_EQ(row.page_hits, row.page_requests);  // nothing ran out: every page on its node
+    CHECK_EQ(row.page_fallbacks, 0u);
+    // Node 0 exists on this machine: real mbind. Nodes 1-3 are injected: recorded only.
+    if (n == 0) {
+      CHECK(row.bind_calls > 0);
+      CHECK_EQ(row.bind_failures, 0u);
+    } else {
+      CHECK_EQ(row.bind_calls, 0u);
+      CHECK(row.simulated_binds > 0);
+    }
+  }
+  return cmh_test::done("alloc:numa-placement (child)");
+}
+
+// Child, two injected nodes and -Xmx16m: node 0's 8 MiB share runs out, then node 1 serves.
+int fallback() {
+  CHECK_EQ(cmh_alloc_numa_mode(nullptr), CMH_ALLOC_NUMA_MEMBIND);
+  cmh_alloc_test_set_cpu(0);
+  std::vector<void*> blocks;
+  bool saw_node0 = false, saw_node1_after_node0 = false, hit_limit = false;
+  for (int i = 0; i < 200; ++i) {
+    void* p = malloc(256 << 10);
+    if (!p) {
+      hit_limit = true;
+      break;
+    }
+    const int node = cmh_alloc_node_of(p);
+    if (node == 0) saw_node0 = true;
+    if (node == 1 && saw_node0) saw_node1_after_node0 = true;
+    CHECK(node == 0 || node == 1);
+    blocks.push_back(p);
+  }
+  CHECK(saw_node0);
+  CHECK(saw_node1_after_node0);
+  CHECK(hit_limit);  // and once both shares are used, -Xmx stops it
+  cmh_alloc_stats_t stats;
+  CHECK(cmh_alloc_stats_get(cmh_alloc_stats_init(&stats)));
+  CHECK(stats.nodes[0].page_requests > stats.nodes[0].page_hits);  // some node-0 requests went elsewhere
+  CHECK(stats.nodes[1].page_fallbacks > 0);                         // ... to node 1
+  // Node 1 served its whole share; node 0 only went beyond its share once node 1's was used
+  // too (the share steers placement, -Xmx is the limit).
+  CHECK(stats.nodes[1].in_use_bytes + (256u << 10) > (8u << 20));
+  CHECK(stats.nodes[0].in_use_bytes + stats.nodes[1].in_use_bytes <= (16u << 20));
+  for (void* p : blocks) free(p);
+  return cmh_test::done("alloc:numa-fallback (child)");
+}
+
+long get_mempolicy_raw(int* mode, unsigned long* mask, unsigned long maxnode, const void* addr, unsigned long flags) {
+  return syscall(SYS_get_mempolicy, mode, mask, maxnode, addr, flags);
+}
+
+// Under numactl --membind=0 --cpunodebind=0.
+int real_policy() {
+  int mode = -1;
+  unsigned long mask[16] = {};
+  CHECK_EQ(get_mempolicy_raw(&mode, mask, 1024, nullptr, 0), 0);
+  if (mode != MPOL_BIND || mask[0] != 1) {
+    std::fprintf(stderr, "not running under numactl --membind=0 (mode %d, mask %lx)\n", mode, mask[0]);
+    return 1;
+  }
+  // This machine has one node: the real rules turn NUMA mode off for that reason.
+  auto plain = run_child({self_path(), "report"}, {"CMH_ALLOC_TOPOLOGY="});
+  CHECK(plain.out.find("mode=0\n") != std::string::npos);
+  CHECK(plain.out.find("Only a single NUMA node is available") != std::string::npos);
+  // Two injected nodes, node 0 the real one: its regions are really mbind-ed to node 0.
+  auto bound = run_child({self_path(), "real-bind"}, {"CMH_ALLOC_TOPOLOGY=node0=0;node1=1;cpunodebind=0,1;policy=default"});
+  if (bound.code() != 0) std::fprintf(stderr, "%s%s", bound.out.c_str(), bound.err.c_str());
+  CHECK_EQ(bound.code(), 0);
+  return cmh_test::done("alloc:numa-real");
+}
+
+int real_bind() {
+  CHECK_EQ(cmh_alloc_numa_mode(nullptr), CMH_ALLOC_NUMA_MEMBIND);
+  cmh_alloc_test_set_cpu(0);
+  auto* p = static_cast<char*>(malloc(300000));
+  CHECK_EQ(cmh_alloc_node_of(p), 0);
+  // The region carries the binding (the mapping's policy), and the touched page is on node 0.
+  int mode = -1;
+  unsigned long mask[16] = {};
+  CHECK_EQ(get_mempolicy_raw(&mode, mask, 1024, p, MPOL_F_ADDR), 0);
+  CHECK_EQ(mode, MPOL_BIND);
+  CHECK_EQ(mask[0], 1ul);
+  p[0] = 1;
+  int node = -1;
+  CHECK_EQ(get_mempolicy_raw(&node, nullptr, 0, p, MPOL_F_NODE | MPOL_F_ADDR), 0);
+  CHECK_EQ(node, 0);
+  free(p);
+  cmh_alloc_stats_t stats;
+  cmh_alloc_stats_get(cmh_alloc_stats_init(&stats));
+  CHECK(stats.nodes[0].bind_calls > 0);
+  CHECK_EQ(stats.nodes[0].bind_failures, 0u);
+  return cmh_test::done("alloc:numa-real (child)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (command == "report") return report();
+  if (command == "placement") return placement();
+  if (command == "fallback") return fallback();
+  if (command == "real") return real_policy();
+  if (command == "real-bind") return real_bind();
+  if (command == "table") {
+    table();
+    return cmh_test::done("alloc:numa-table");
+  }
+  if (command == "placement-run" || command == "fallback-run") {
+    const bool is_placement = command == "placement-run";
+    auto child = is_placement
+                     ? run_child({self_path(), "placement"}, {std::string("CMH_ALLOC_TOPOLOGY=") + four("cpunodebind=0-3;policy=default")})
+                     : run_child({self_path(), "fallback"},
+                                 {"CMH_ALLOC_TOPOLOGY=node0=0;node1=1;cpunodebind=0,1;policy=default",
+                                  "CMH_ALLOC=-Xmx16m -XX:RegionSize=1m"});
+    std::fputs(child.out.c_str(), stdout);
+    std::fputs(child.err.c_str(), stderr);
+    // The fallback child ends at -Xmx: exactly one line says so.
+    if (!is_placement) CHECK_EQ(cmh_test::count_lines(child.err, "cmh-alloc: heap limit reached (-Xmx16m)"), 1);
+    return child.code() == 0 ? cmh_test::done(command.c_str()) : 1;
+  }
+  std::fprintf(stderr, "usage: %s table|placement-run|fallback-run|real\n", argv[0]);
+  return 2;
+}
