@@ -64,4 +64,22 @@ with open(report) as f:
 t.check("# Fork: 1 of 1" in text and row(text, "Fault.ok") is not None, "-o file lacks the report")
 t.check("# Fork: 1 of 1" not in proc.stdout, "-o still printed the report on stdout")
 
+# An external profiler: its command prefix and fork argument reach the fork, it
+# consumes the fork's stdout (echoed only with -v EXTRA) and its trial results are
+# pooled over the forks.
+probe = os.path.join(tmp, "wrap-probe.txt")
+proc = run(["Probe.bindings", "-f", "2", "-prof", "wrap"] + QUICK, expect=0, env={"CMH_PROBE_FILE": probe})
+with open(probe) as f:
+    facts = dict(line.strip().split("=", 1) for line in f if "=" in line)
+t.check(facts.get("CMH_WRAPPED") == "yes", f"the profiler's command prefix did not wrap the fork: {facts}")
+t.check(facts.get("CMH_WRAP_ARG") == "from-profiler", f"the profiler's fork argument did not arrive: {facts}")
+t.check("probe-line" not in proc.stdout and "use -v EXTRA to copy to console" in proc.stdout,
+        "output consumed by the profiler was echoed, or the note is missing")
+lines = row(proc.stdout, "Probe.bindings:wrap.probe_lines")
+t.check(lines is not None and lines["Score"] == "2.000", f"wrap.probe_lines {lines}: expected one line from each fork")
+proc = run(["Probe.bindings", "-f", "1", "-prof", "wrap", "-v", "EXTRA"] + QUICK, expect=0, env={"CMH_PROBE_FILE": probe})
+t.check("probe-line: the probe ran" in proc.stdout, "-v EXTRA did not copy the consumed output to the console")
+t.check(re.search(r"^# Fork command: .*env CMH_WRAPPED=yes .*--cmh-fork-worker=", proc.stdout, re.M) is not None,
+        "-v EXTRA does not show the profiler's prefix in the fork command")
+
 t.done()

@@ -121,6 +121,10 @@ class RunLoop {
 
   void run_forked(const BenchmarkParams& bp, BenchmarkRunResult& run) {
     HostProfilers profilers = make_profilers(bp, false);
+    bool consumed = false;
+    for (ExternalProfiler* p : profilers.external) consumed = consumed || !p->allow_print_out() || !p->allow_print_err();
+    if (consumed && cl_.verbosity != report::Verbosity::extra)
+      output_.println("# Profilers consume stdout and stderr from the fork, use -v EXTRA to copy to console");
     for (const bool warmup : {true, false}) {
       const int count = warmup ? bp.warmup_forks : bp.forks;
       for (int i = 1; i <= count; ++i) {

@@ -4,6 +4,7 @@
 // checked end to end. Fault.ok is the well-behaved control, Probe.bindings
 // reports what the fork's own process sees (affinity, memory policy, environment).
 #include <cmh/cmh.hpp>
+#include <cmh/profiler_registration.hpp>
 
 #include <fcntl.h>
 #include <sched.h>
@@ -22,6 +23,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -53,6 +55,32 @@ struct Throwing : cmh::ThreadState {
 };
 
 }  // namespace
+
+/// An external profiler, as a perf-stat-like wrapper would be: it puts `env` in front
+/// of the fork, adds a fork argument, consumes the fork's stdout (not echoed unless
+/// -v EXTRA) and reports what it found there as a trial result.
+struct WrapProfiler : cmh::ExternalProfiler {
+  std::vector<std::string> command_prefix(const cmh::BenchmarkParams&) override {
+    return {"env", "CMH_WRAPPED=yes"};
+  }
+  std::vector<std::string> extra_fork_args(const cmh::BenchmarkParams&) override {
+    return {"-DCMH_WRAP_ARG=from-profiler"};
+  }
+  void before_trial(const cmh::BenchmarkParams&) override { ++trials_; }
+  std::vector<cmh::ScalarResult> after_trial(const cmh::BenchmarkParams&, const cmh::ForkResult&, long pid,
+                                             std::string_view out, std::string_view) override {
+    double lines = 0;
+    for (std::size_t at = out.find("probe-line"); at != std::string_view::npos; at = out.find("probe-line", at + 1))
+      ++lines;
+    return {{"wrap.probe_lines", lines, "lines", cmh::AggregationPolicy::sum},
+            {"wrap.trials", static_cast<double>(trials_) * (pid > 0 ? 1 : 0), "trials", cmh::AggregationPolicy::max}};
+  }
+  bool allow_print_out() const override { return false; }
+
+ private:
+  int trials_ = 0;
+};
+CMH_PROFILER(WrapProfiler, "wrap", "Test wrapper: env in front of the fork, counts probe lines in its stdout");
 
 CMH_OPTIONS(Fault, cmh::mode::throughput);
 
@@ -174,10 +202,16 @@ CMH_BENCHMARK(Probe, bindings, cmh::Blackhole& bh) {
     const long rc = syscall(SYS_get_mempolicy, &mode, nodes, sizeof nodes * 8, nullptr, 0);
     const char* foo = std::getenv("FOO");
     const char* alloc = std::getenv("CMH_ALLOC");
+    const char* wrapped = std::getenv("CMH_WRAPPED");
+    const char* wrap_arg = std::getenv("CMH_WRAP_ARG");
     std::fprintf(out, "cpus=%s\nmempolicy=%d\nnodemask=%lx\nmempolicy_rc=%ld\nFOO=%s\nCMH_ALLOC=%s\npid=%d\n",
                  cpu_list.c_str(), mode, nodes[0], rc, foo ? foo : "<unset>", alloc ? alloc : "<unset>",
                  static_cast<int>(getpid()));
+    std::fprintf(out, "CMH_WRAPPED=%s\nCMH_WRAP_ARG=%s\n", wrapped ? wrapped : "<unset>",
+                 wrap_arg ? wrap_arg : "<unset>");
     std::fclose(out);
+    std::puts("probe-line: the probe ran");
+    std::fflush(stdout);
   }
   bh.consume(1);
 }
