@@ -1,0 +1,6 @@
+# End-to-end test of the samples (samples/*.cpp, built into build/samples/cmh-samples):
+# every sample states its lesson, registers what its source declares, and runs
+# briefly in a fork; the allocation lessons are checked exactly (no timings).
+if(CMH_BUILD_SAMPLES)
+  cmh_add_e2e_test(samples samples_run.py TIMEOUT 400)
+endif()
