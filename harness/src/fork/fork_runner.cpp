@@ -99,6 +99,21 @@ class ForkSession {
     result_.warmup_fork = request.warmup_fork;
   }
 
+  ForkSession(const ForkSession&) = delete;
+  ForkSession& operator=(const ForkSession&) = delete;
+
+  /// Only reached with a live child if something threw: the fork must not outlive it.
+  ~ForkSession() {
+    if (child_.pid > 0 && !reaped_) {
+      ::kill(-child_.pid, SIGKILL);
+      int status = 0;
+      while (::waitpid(child_.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+    close_child_fds(child_);
+    g_current_group.store(0);
+  }
+
   ForkResult run() {
     if (g_stop_requested) {
       result_.failure = make_failure(FailureKind::interrupted, "interrupted before the fork started");
@@ -224,11 +239,12 @@ class ForkSession {
     while (true) {
       const auto now = Clock::now();
       check_watchdog(now);
-      if (reaped_ && (child_.out >= 0 || child_.err >= 0) && now > reaped_time_ + kDrainGrace) {
-        // Something the fork started keeps its pipes open; it belongs to the fork's group.
-        ::kill(-child_.pid, SIGKILL);
+      if (reaped_ && (child_.out >= 0 || child_.err >= 0 || child_.channel >= 0) && now > reaped_time_ + kDrainGrace) {
+        // Something the fork started (and moved out of its process group) still holds
+        // its pipes: stop listening rather than wait for it.
         close_output(child_.out, out_);
         close_output(child_.err, err_);
+        close_channel();
       }
       if (reaped_ && child_.channel < 0 && child_.out < 0 && child_.err < 0) break;
       if (!reaped_ && child_.pidfd < 0) try_reap();
@@ -375,7 +391,7 @@ class ForkSession {
   }
 
   void close_channel() {
-    ::close(child_.channel);
+    if (child_.channel >= 0) ::close(child_.channel);
     child_.channel = -1;
   }
 

@@ -177,6 +177,8 @@ std::optional<int> maybe_run_worker(int argc, char** argv) {
     std::fprintf(stderr, "%s is internal: the cmh host starts fork workers itself\n", argv[1]);
     return 1;
   }
+  // Processes the benchmark starts must not hold the channel open after the fork exits.
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
   return run_worker(fd);
 }
 
