@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// -rf json: JMH's JSON document, field for field (jmh.md section 4.1), so JMH
+// Visualizer, github-action-benchmark's `jmh` tool and JMH diff scripts read it.
+// JVM fields carry their C++ counterparts; a "cmh" object at the end of every
+// record carries what JMH has no field for (build, machine, NUMA, allocator,
+// warnings, the benchmark's failure and whether the run completed).
+#include "formats/labels.hpp"
+#include "formats/numbers.hpp"
+#include "formats/renderers.hpp"
+#include "formats/tidy_json.hpp"
+
+#include <limits>
+
+namespace cmh::formats {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// JMH's percentile keys are the percentiles spelled as Java doubles: "0.0", "99.9999", "100.0".
+std::string percentile_key(double p) { return java_double(p); }
+
+Json string_array(const std::vector<std::string>& items) {
+  Json a = Json::array();
+  for (const auto& s : items) a.push_back(s);
+  return a;
+}
+
+Json pair_array(double lo, double hi) {
+  Json a = Json::array();
+  a.push_back(lo);
+  a.push_back(hi);
+  return a;
+}
+
+/// One metric in JMH's shape. `has_data` false: the benchmark produced nothing,
+/// every number is NaN (written "NaN") and the raw data is empty.
+Json metric_json(const stats::AggregatedMetric& m, const std::string& unit, bool has_data, bool histogram) {
+  Json j = Json::object();
+  j["score"] = has_data ? m.score : kNaN;
+  j["scoreError"] = has_data ? m.error : kNaN;
+  j["scoreConfidence"] = has_data ? pair_array(m.confidence.first, m.confidence.second) : pair_array(kNaN, kNaN);
+  Json percentiles = Json::object();
+  for (std::size_t i = 0; i < stats::kJsonPercentiles.size(); ++i)
+    percentiles[percentile_key(stats::kJsonPercentiles[i])] = has_data ? m.percentiles[i] : kNaN;
+  j["scorePercentiles"] = std::move(percentiles);
+  j["scoreUnit"] = unit;
+  if (histogram) {
+    // [fork][iteration][(value, count)]
+    Json forks = Json::array();
+    for (const auto& fork : m.raw_histograms) {
+      Json iterations = Json::array();
+      for (const auto& iteration : fork) {
+        Json pairs = Json::array();
+        for (const auto& [value, count] : iteration) {
+          Json pair = Json::array();
+          pair.push_back(value);
+          pair.push_back(count);
+          pairs.push_back(std::move(pair));
+        }
+        iterations.push_back(std::move(pairs));
+      }
+      forks.push_back(std::move(iterations));
+    }
+    j["rawDataHistogram"] = std::move(forks);
+  } else {
+    Json forks = Json::array();
+    for (const auto& fork : m.raw_by_fork) {
+      Json scores = Json::array();
+      for (const double v : fork) scores.push_back(v);
+      forks.push_back(std::move(scores));
+    }
+    j["rawData"] = std::move(forks);
+  }
+  return j;
+}
+
+Json failure_json(const BenchmarkRunResult& run) {
+  const Failure& f = *run.failure;
+  Json j = Json::object();
+  j["kind"] = std::string(failure_kind_name(f.kind));
+  j["message"] = f.message;
+  for (const auto& fork : run.forks)
+    if (fork.failure) {
+      j["fork"] = fork.index;
+      break;
+    }
+  if (!f.exception_type.empty()) j["exceptionType"] = f.exception_type;
+  if (f.exit_code != 0) j["exitCode"] = f.exit_code;
+  if (f.signal != 0) j["signal"] = f.signal;
+  j["stdoutTail"] = string_array(f.stdout_tail);
+  j["stderrTail"] = string_array(f.stderr_tail);
+  return j;
+}
+
+Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const model::RunContext& ctx) {
+  Json j = Json::object();
+  j["version"] = ctx.cmh_version;
+  j["compiler"] = ctx.compiler;
+  j["compilerFlags"] = ctx.compiler_flags;
+  j["buildType"] = ctx.build_type;
+  j["cpuModel"] = ctx.cpu_model;
+  j["cpuCount"] = ctx.cpu_count;
+  j["kernel"] = ctx.kernel;
+  j["numaMode"] = ctx.numa_mode;
+  j["numaReason"] = ctx.numa_reason;
+  j["allocatorOptions"] = ctx.allocator_options;
+  j["warnings"] = string_array(ctx.warnings);
+  j["profilers"] = string_array(run.params.profilers);
+  j["warmupForks"] = run.params.warmup_forks;
+  int completed = 0;
+  for (const auto& fork : run.forks) completed += fork.failure ? 0 : 1;
+  j["forksCompleted"] = completed;
+  j["runComplete"] = results.complete;
+  j["failed"] = run.failed();
+  if (run.failed()) j["failure"] = failure_json(run);
+  return j;
+}
+
+Json record_json(const stats::AggregatedBenchmark& agg, const RunResults& results, const model::RunContext& ctx) {
+  const BenchmarkRunResult& run = *agg.run;
+  const BenchmarkParams& p = run.params;
+  const bool single_shot = p.mode == BenchmarkMode::single_shot;
+  Json r = Json::object();
+  r["jmhVersion"] = ctx.cmh_version;
+  r["benchmark"] = p.benchmark;
+  r["mode"] = std::string(mode_short_label(p.mode));
+  r["threads"] = p.threads;
+  r["forks"] = p.forks;
+  r["jvm"] = ctx.executable;
+  r["jvmArgs"] = string_array(p.fork_args);
+  r["jdkVersion"] = ctx.compiler;
+  r["vmName"] = "cmh";
+  r["vmVersion"] = ctx.cmh_version;
+  r["warmupIterations"] = p.warmup.count;
+  r["warmupTime"] = single_shot ? std::string("single-shot") : jmh_time_value(p.warmup.time);
+  r["warmupBatchSize"] = p.warmup.batch_size;
+  r["measurementIterations"] = p.measurement.count;
+  r["measurementTime"] = single_shot ? std::string("single-shot") : jmh_time_value(p.measurement.time);
+  r["measurementBatchSize"] = p.measurement.batch_size;
+  if (!p.params.empty()) {
+    Json params = Json::object();
+    for (const auto& [key, value] : p.params) params[key] = value;  // always strings, as JMH
+    r["params"] = std::move(params);
+  }
+  const bool has_data = agg.has_results();
+  r["primaryMetric"] = metric_json(agg.primary, primary_unit_of(agg, p), has_data,
+                                   p.mode == BenchmarkMode::sample_time);
+  Json secondaries = Json::object();
+  for (const auto& m : agg.secondaries) secondaries[m.label] = metric_json(m, m.unit, true, false);
+  r["secondaryMetrics"] = std::move(secondaries);
+  r["cmh"] = cmh_json(run, results, ctx);
+  return r;
+}
+
+}  // namespace
+
+std::string render_jmh_json(const RunResults& results, const model::RunContext& ctx) {
+  Json doc = Json::array();
+  for (const auto& agg : aggregate_all(results)) doc.push_back(record_json(agg, results, ctx));
+  return tidy_json(doc);
+}
+
+}  // namespace cmh::formats
