@@ -50,6 +50,7 @@ inline constexpr size_t kMaxCpus = 1024;
 // Free-list extension grain: a fresh page is threaded 4 KiB at a time so that untouched
 // memory stays untouched (RSS) and the slow path runs at bounded intervals.
 inline constexpr size_t kExtendBytes = 4096;
+inline constexpr size_t kMinExtendBlocks = 16;
 
 inline constexpr int64_t kDefaultDecayMs = 1000;
 

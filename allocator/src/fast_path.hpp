@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The inlined fast paths shared by the malloc family (entry.cpp) and operator new/delete
 // (entry_new.cpp). malloc: index the direct table, pop `page->free`, one thread-local add.
-// free: subtract the reservation base, shift to the descriptor, compare the owner with the
-// calling thread's heap, push onto `local_free`. Anything else is a call to heap.cpp.
+// free: subtract the reservation base, shift to the slice's descriptor, compare its owner
+// with the calling thread's heap, push onto `local_free`. Anything else is a call to heap.cpp.
 #pragma once
 
 #include "internal.hpp"
@@ -33,8 +33,9 @@ CMH_INLINE void free_fast(void* p) {
   if constexpr (!CMH_ALLOC_DEBUG) {
     const uintptr_t offset = reinterpret_cast<uintptr_t>(p) - g_hot.base;
     if (CMH_LIKELY(offset < g_hot.size)) {
+      // Interior descriptors (later slices of multi-slice pages) have no owner: those blocks
+      // take the generic path, which follows slice_offset. No dependent load here.
       Page* page = g_hot.pages + (offset >> kSliceShift);
-      page -= page->slice_offset;
       Heap* heap = tls_heap;
       if (CMH_LIKELY(page->heap.load(std::memory_order_relaxed) == heap && page->flags == 0)) {
         auto* block = static_cast<Block*>(p);

@@ -156,7 +156,9 @@ Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
 void page_extend(Page* page) {
   const size_t bs = page->block_size;
   size_t n = page->reserved - page->capacity;
-  const size_t grain = kExtendBytes / bs > 0 ? kExtendBytes / bs : 1;
+  // 4 KiB at a time, but at least 16 blocks: the blocks in rotation bound how often a
+  // malloc/free loop needs the slow path.
+  const size_t grain = kExtendBytes / bs > kMinExtendBlocks ? kExtendBytes / bs : kMinExtendBlocks;
   if (n > grain) n = grain;
   char* first = reinterpret_cast<char*>(page_start(page)) + size_t{page->capacity} * bs;
   for (size_t i = 0; i + 1 < n; ++i) reinterpret_cast<Block*>(first + i * bs)->next = reinterpret_cast<Block*>(first + (i + 1) * bs);
@@ -590,10 +592,19 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
 
 void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (size <= kMediumMax) {
-    // The queue head usually has a block: no slow-path work needed.
+    // The queue head usually has a block, or the owner's frees to take back (a malloc/free
+    // loop): no further slow-path work. Taking them back refills a free list, so the tally
+    // is folded first (its overflow bound, heap.hpp); every 64th call and pending remote
+    // notifications take the full path, which runs the periodic work.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
     Block* block = page ? page->free : nullptr;
+    if (!block && page && page->local_free && (++heap->slow_calls & 63) != 0 &&
+        !heap->notify.load(std::memory_order_relaxed)) {
+      heap_fold(heap);
+      block = page->local_free;
+      page->local_free = nullptr;
+    }
     if (block) {
       page->free = block->next;
       page->used++;
