@@ -17,20 +17,16 @@ void heap_drain_notify(Heap* heap, Episode& episode) {
     list = page->notify_next;
     page->notify_pending = 0;
     if (page->flags & kInFull) {
-      queue_remove(&heap->full, page);
-      page->flags &= static_cast<uint8_t>(~kInFull);
-      page->queue = kQueueNone;
       if (page->kind == kPageLarge) {
         // The remote free pushed its block together with the notification.
         page_collect(page, episode, true);
         if (page->used == 0) {
+          page->flags &= static_cast<uint8_t>(~kInFull);
           large_became_empty(heap, page, episode);
-        } else {
-          queue_push_front(&heap->full, page);
-          page->queue = kQueueFull;
-          page->flags |= kInFull;
         }
       } else {
+        queue_remove(&heap->full, page);
+        page->flags &= static_cast<uint8_t>(~kInFull);
         queue_push_front(&heap->queues[page->size_class], page);
         page->queue = kQueueClass;
         update_direct(heap, page->size_class);

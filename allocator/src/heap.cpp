@@ -255,11 +255,11 @@ void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
   }
   page->used = 1;
   page->free = page->local_free = nullptr;
-  // Its only block is in use: kFull, so that a remote free tells the owner.
+  // Its only block is in use: kFull, so that a remote free tells the owner. A large page in
+  // use sits in no queue (the notification finds it by pointer): nothing to unlink on free.
   page->thread_free.store(kFull, std::memory_order_release);
   page->flags = kInFull;
-  queue_push_front(&heap->full, page);
-  page->queue = kQueueFull;
+  page->queue = kQueueNone;
   *is_zero = page->is_zero;
   return reinterpret_cast<void*>(page_start(page));
 }
@@ -347,11 +347,17 @@ void local_free(Heap* heap, Page* page, Block* block) {
   block->next = page->local_free;
   page->local_free = block;
   if (page->flags & kInFull) {
-    leave_full_state(page);
-    queue_remove(&heap->full, page);
-    page->flags &= static_cast<uint8_t>(~kInFull);
-    page->queue = kQueueNone;
-    if (page->kind != kPageLarge) {
+    if (page->kind == kPageLarge) {
+      // Its only block comes back here, so no other thread can be freeing into it: no CAS.
+      if (page->thread_free.load(std::memory_order_relaxed) == kFull)
+        page->thread_free.store(kNormal, std::memory_order_relaxed);
+      else
+        leave_full_state(page);
+      page->flags &= static_cast<uint8_t>(~kInFull);
+    } else {
+      leave_full_state(page);
+      queue_remove(&heap->full, page);
+      page->flags &= static_cast<uint8_t>(~kInFull);
       queue_push_front(&heap->queues[page->size_class], page);
       page->queue = kQueueClass;
       update_direct(heap, page->size_class);
@@ -415,11 +421,11 @@ void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
 }
 
 void heap_slow_tick(Heap* heap, Episode& episode) {
-  heap_fold(heap);
+  fold_tally(heap);
   ++heap->slow_calls;
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
-  if ((heap->slow_calls & 63) == 0) heap_maintain(heap, episode);
+  if ((heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
 }
 
 }  // namespace
@@ -434,18 +440,7 @@ void update_direct(Heap* heap, size_t c) {
 
 // ---- counters ----
 
-void heap_fold(Heap* heap) {
-  const uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
-  if (t == 0) return;
-  const uint32_t s = heap->seq.load(std::memory_order_relaxed);
-  heap->seq.store(s + 1, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_release);
-  HeapCounters& c = heap->counters;
-  c.bytes.store(c.bytes.load(std::memory_order_relaxed) + (t & kTallyBytes), std::memory_order_relaxed);
-  c.count.store(c.count.load(std::memory_order_relaxed) + (t >> kTallyShift), std::memory_order_relaxed);
-  __atomic_store_n(&heap->tally, 0, __ATOMIC_RELAXED);
-  heap->seq.store(s + 2, std::memory_order_release);
-}
+void heap_fold(Heap* heap) { fold_tally(heap); }
 
 // ---- pages ----
 
@@ -590,18 +585,19 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
 
 // ---- allocation ----
 
-void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
+namespace {
+CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (size <= kMediumMax) {
     // The queue head usually has a block, or the owner's frees to take back (a malloc/free
     // loop): no further slow-path work. Taking them back refills a free list, so the tally
-    // is folded first (its overflow bound, heap.hpp); every 64th call and pending remote
+    // is folded first (its overflow bound, heap.hpp); every 256th call and pending remote
     // notifications take the full path, which runs the periodic work.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
     Block* block = page ? page->free : nullptr;
-    if (!block && page && page->local_free && (++heap->slow_calls & 63) != 0 &&
+    if (!block && page && page->local_free && (++heap->slow_calls & 255) != 0 &&
         !heap->notify.load(std::memory_order_relaxed)) {
-      heap_fold(heap);
+      fold_tally(heap);
       block = page->local_free;
       page->local_free = nullptr;
     }
@@ -633,13 +629,16 @@ void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (zero && !is_zero) memset(p, 0, size);
   return p;
 }
+}  // namespace
+
+void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) { return alloc_in(heap, size, counted, zero); }
 
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
     heap = thread_heap_init();
     if (!heap) return bootstrap_alloc(size, counted, zero, 0);
   }
-  return heap_alloc_in(heap, size, counted, zero);
+  return alloc_in(heap, size, counted, zero);
 }
 
 void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {

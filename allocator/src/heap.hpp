@@ -84,6 +84,20 @@ constexpr Heap::Heap() : direct() {
   for (auto& d : direct) d = &g_empty_page;
 }
 
+/// Owner, slow path: moves the tally into the 64-bit totals under the heap's seqlock.
+CMH_INLINE void fold_tally(Heap* heap) {
+  const uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
+  if (t == 0) return;
+  const uint32_t s = heap->seq.load(std::memory_order_relaxed);
+  heap->seq.store(s + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  HeapCounters& c = heap->counters;
+  c.bytes.store(c.bytes.load(std::memory_order_relaxed) + (t & kTallyBytes), std::memory_order_relaxed);
+  c.count.store(c.count.load(std::memory_order_relaxed) + (t >> kTallyShift), std::memory_order_relaxed);
+  __atomic_store_n(&heap->tally, 0, __ATOMIC_RELAXED);
+  heap->seq.store(s + 2, std::memory_order_release);
+}
+
 CMH_INLINE void tally_add(Heap* heap, uint64_t bytes) {
   uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
   __atomic_store_n(&heap->tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);

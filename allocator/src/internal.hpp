@@ -78,7 +78,7 @@ int node_of(const void* p);
 enum class CollectMode { kLight, kThreadExit, kForce };
 void heap_drain_notify(Heap* heap, Episode& episode);
 void heap_collect(Heap* heap, CollectMode mode, Episode& episode);
-/// Every 64 slow-path calls: decay work (purging, parked heaps) when it is due.
+/// Every 256 slow-path calls: decay work (purging, parked heaps) when it is due.
 void heap_maintain(Heap* heap, Episode& episode);
 /// cmh_alloc_collect().
 void collect_everything();

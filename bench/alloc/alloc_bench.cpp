@@ -99,7 +99,7 @@ double batch() {
 double producer_consumer() {
   constexpr long kBatch = 256;
   const long batches = scaled(20000);
-  return best_of(3, batches * kBatch, [batches] {
+  return best_of(5, batches * kBatch, [batches] {
     constexpr long kRing = 64;
     static void* ring[kRing][kBatch];
     std::atomic<long> produced{0}, consumed{0};

@@ -94,7 +94,7 @@ int decay_child() {
   const cmh_alloc_stats_t s1 = snapshot();
   usleep(120 * 1000);
   // Slow-path calls (each a large allocation) run the periodic maintenance.
-  for (int i = 0; i < 300; ++i) free(escape(malloc(static_cast<size_t>(200000 + (i % 7) * 70000))));
+  for (int i = 0; i < 600; ++i) free(escape(malloc(static_cast<size_t>(200000 + (i % 7) * 70000))));
   const cmh_alloc_stats_t s2 = snapshot();
   CHECK(s2.bytes_purged >= s1.bytes_purged + (24u << 20));
   CHECK(s2.purge_count > s1.purge_count);
