@@ -13,3 +13,12 @@ cmh_add_e2e_test(profilers_tab profilers_tab.py TIMEOUT 400)
 cmh_add_e2e_test(profilers_alloc profilers_alloc.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
 cmh_add_e2e_test(profilers_cli profilers_cli.py ARGS ${_cmh_profiled_args} TIMEOUT 200)
 cmh_add_e2e_test(profilers_system profilers_system.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
+
+# The alloc profiler on the real allocator without the harness (doctest, its own main).
+if(TARGET cmh::alloc)
+  add_executable(cmh-profilers-direct ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/alloc_direct_test.cpp)
+  cmh_apply_warnings(cmh-profilers-direct)
+  target_include_directories(cmh-profilers-direct PRIVATE ${PROJECT_SOURCE_DIR}/profilers/src)
+  target_link_libraries(cmh-profilers-direct PRIVATE cmh_profilers cmh::alloc doctest::doctest)
+  add_test(NAME e2e:profilers_direct COMMAND cmh-profilers-direct)
+endif()
