@@ -18,7 +18,11 @@ class Blackhole {
   template <class T>
   [[gnu::always_inline]] static inline void consume(const T& value) noexcept {
     if constexpr (kFitsRegister<T>) {
+#if defined(__clang__)
+      asm volatile("" : : "r"(value) : "memory");  // clang would always pick "m": a store
+#else
       asm volatile("" : : "r,m"(value) : "memory");
+#endif
     } else {
       asm volatile("" : : "m"(value) : "memory");
     }
@@ -30,7 +34,7 @@ class Blackhole {
   [[gnu::always_inline]] static inline void consume(T& value) noexcept {
     if constexpr (kFitsRegister<T>) {
 #if defined(__clang__)
-      asm volatile("" : "+r,m"(value) : : "memory");
+      asm volatile("" : "+r"(value) : : "memory");
 #else
       asm volatile("" : "+m,r"(value) : : "memory");
 #endif

@@ -53,6 +53,17 @@ class Trial {
   Trial(const BenchmarkDefinition& def, const BenchmarkParams& plan,
         std::span<InternalProfiler* const> profilers, TrialObserver& observer)
       : def_(def), plan_(plan), profilers_(profilers), observer_(observer) {}
+  Trial(const Trial&) = delete;
+  Trial& operator=(const Trial&) = delete;
+  /// Normally a no-op; if an observer or profiler threw out of run(), the states
+  /// are still torn down and destroyed on their owners before the pool joins.
+  ~Trial() {
+    if (store_) {
+      store_->run(StateStep::teardown_iteration);
+      store_->run(StateStep::teardown_trial);
+      store_->run(StateStep::destroy);
+    }
+  }
 
   std::optional<Failure> run();
 
@@ -253,6 +264,7 @@ void Trial::abandon_iteration(WorkerSlot& slot) {
 
 void Trial::measure(const IterationParams& ip, IterationResult& r) {
   const int workers = static_cast<int>(slots_.size());
+  const int failures_before = pool_->failure_count();
   pool_->post_all(Job{&measure_job, this});
   for (int seen = sync_.arrived.load(); seen < workers; seen = sync_.arrived.load())
     sync_.arrived.wait(seen);
@@ -260,7 +272,7 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
   const std::int64_t go_ns = detail::now_ns();
   sync_.go.store(true, std::memory_order_release);
   sync_.go.notify_all();
-  if (plan_.mode != BenchmarkMode::single_shot) pool_->sleep_unless_failed(go + ip.time);
+  if (plan_.mode != BenchmarkMode::single_shot) pool_->sleep_unless_failed(go + ip.time, failures_before);
   sync_.stop.store(true, std::memory_order_release);
   // JMH's deadline: the iteration start plus the timeout, but never less than
   // 100 ms after the stop signal. Threads cannot be interrupted in C++, so past

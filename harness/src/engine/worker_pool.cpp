@@ -62,10 +62,14 @@ void WorkerPool::wait() {
   changed_.wait(lock, [&] { return running_ == 0; });
 }
 
-bool WorkerPool::sleep_unless_failed(Clock::time_point deadline) {
+int WorkerPool::failure_count() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  return failures_;
+}
+
+bool WorkerPool::sleep_unless_failed(Clock::time_point deadline, int failures_seen) {
   std::unique_lock<std::mutex> lock(mutex_);
-  const int before = failures_;
-  return changed_.wait_until(lock, deadline, [&] { return failures_ != before; });
+  return changed_.wait_until(lock, deadline, [&] { return failures_ != failures_seen; });
 }
 
 std::optional<Failure> WorkerPool::first_failure() const {

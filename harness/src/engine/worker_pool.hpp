@@ -45,8 +45,11 @@ class WorkerPool {
   /// Waits until no posted job is running; false if `deadline` came first.
   bool wait_until(Clock::time_point deadline);
   void wait();
-  /// Sleeps until `deadline`, or less if some job fails first; true if one failed.
-  bool sleep_unless_failed(Clock::time_point deadline);
+  /// How many jobs have failed so far (pass to sleep_unless_failed).
+  int failure_count();
+  /// Sleeps until `deadline`, or less once more than `failures_seen` jobs have
+  /// failed; true if one had.
+  bool sleep_unless_failed(Clock::time_point deadline, int failures_seen);
 
   /// What the worker's last job threw, if anything; cleared by the next post.
   const std::optional<Failure>& failure(int worker) const { return slots_[worker]->failure; }

@@ -262,7 +262,7 @@ void inject_param(S& s, const Spec& spec, const ParamValues& values) {
 template <class S>
 void destroy_state(void* p) noexcept {
   static_cast<S*>(p)->~S();
-  ::operator delete(p, state_bytes<S>(), std::align_val_t{state_align<S>()});
+  ::operator delete(p, std::align_val_t{state_align<S>()});
 }
 
 template <class S>
@@ -272,7 +272,7 @@ void* create_state(const ParamValues& values) {
   try {
     s = ::new (mem) S();
   } catch (...) {
-    ::operator delete(mem, state_bytes<S>(), std::align_val_t{state_align<S>()});
+    ::operator delete(mem, std::align_val_t{state_align<S>()});
     throw;
   }
   if constexpr (HasParams<S>) {
