@@ -57,7 +57,7 @@ TEST_CASE("report: the summary table, column by column") {
       "Failed (no score; the failure is shown where it happened above):\n"
       "  Bench.crash thrpt: std::out_of_range: vector::at: index 9 out of range\n"
       "\n"
-      "Not run (the run was interrupted):\n"
+      "Not run (the run stopped early):\n"
       "  Bench.never thrpt\n";
   CHECK(report::summary_table(results) == expected);
 }

@@ -193,6 +193,20 @@ TEST_CASE("report: failures, interrupted lines and the in-process notice") {
         "\n");
 }
 
+TEST_CASE("report: only a complete run says so") {
+  for (const bool complete : {true, false}) {
+    std::ostringstream out;
+    report::TextReport rep(out, fixed_context());
+    RunResults results;
+    results.complete = complete;
+    rep.run_end(results, 83s);
+    CHECK(out.str().rfind(complete ? "# Run complete. Total time: 00:01:23\n\n"
+                                   : "# Run stopped early. Total time: 00:01:23\n\n",
+                          0) == 0);
+    CHECK(out.str().find("Benchmark ") == std::string::npos);  // nothing ran, nothing planned: no table
+  }
+}
+
 TEST_CASE("report: a failed benchmark says so in its result line") {
   std::ostringstream out;
   report::TextReport rep(out, fixed_context());
@@ -300,6 +314,7 @@ TEST_CASE("report: a whole run matches the golden console text") {
   all.benchmarks.push_back(crash_run);
 
   // Interrupted before TAB.separate.
+  all.complete = false;
   rep.run_end(all, 503s);
 
   const std::string golden_path = std::string(CMH_TEST_SOURCE_DIR) + "/golden/report/console.txt";

@@ -124,7 +124,7 @@ std::string summary_table(const RunResults& results) {
     for (const auto& f : failures) out += "  " + f + "\n";
   }
   if (!not_run.empty()) {
-    out += results.complete ? "\nNot run:\n" : "\nNot run (the run was interrupted):\n";
+    out += results.complete ? "\nNot run:\n" : "\nNot run (the run stopped early):\n";
     for (const auto& label : not_run) out += "  " + label + "\n";
   }
   return out;

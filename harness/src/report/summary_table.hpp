@@ -3,7 +3,7 @@
 // for `-rf text`: Benchmark, one (param) column per parameter, Mode, Cnt, Score,
 // Error, Units; secondary metrics as Benchmark:label rows. Failed benchmarks are
 // rows with Score FAILED and their reasons below the table; planned benchmarks
-// that never ran (an interrupted run) are listed below it as not run.
+// that never ran (an interrupted run, or one -foe stopped) are listed below it as not run.
 #pragma once
 
 #include <cmh/params.hpp>

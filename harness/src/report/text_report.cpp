@@ -314,7 +314,9 @@ void TextReport::benchmark_end(const BenchmarkRunResult& result) {
 void TextReport::run_end(const RunResults& results, std::chrono::seconds total_time) {
   break_open_line();
   blank_lines(2);
-  write("# Run complete. Total time: " + format_duration(total_time) + "\n\n");
+  // An interrupted run (or one -foe stopped) must not claim to be complete.
+  write(std::string(results.complete ? "# Run complete." : "# Run stopped early.") +
+        " Total time: " + format_duration(total_time) + "\n\n");
   write(closing_reminder());
   const std::string table = summary_table(results);
   if (!table.empty()) {
