@@ -70,6 +70,9 @@ std::string explain_errno(int err, const PerfEventSpec& event) {
                             : "the kernel does not provide it; " + call;
     case EACCES:
     case EPERM:
+      if (::geteuid() == 0)  // root passes the paranoid check: something else forbids it
+        return "not permitted even for root (a seccomp filter or container policy forbids it; "
+               "kernel.perf_event_paranoid = " + paranoid_level() + "); " + call;
       return "not permitted (kernel.perf_event_paranoid = " + paranoid_level() +
              "; run as root or with CAP_PERFMON, or lower it); " + call;
     case ENOSYS:

@@ -7,8 +7,13 @@ set(_cmh_profiled_sources ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/alloc_benchma
 cmh_add_benchmark(cmh-profiled SOURCES ${_cmh_profiled_sources})
 cmh_add_benchmark(cmh-profiled-noalloc NO_ALLOCATOR SOURCES ${_cmh_profiled_sources})
 
+# Runs a program with perf_event_open forbidden (seccomp), for perf's "unsupported" path.
+add_executable(cmh-deny-perf-events ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/deny_perf_events.cpp)
+cmh_apply_warnings(cmh-deny-perf-events)
+
 set(_cmh_profiled_args --profiled $<TARGET_FILE:cmh-profiled>
-                       --noalloc $<TARGET_FILE:cmh-profiled-noalloc>)
+                       --noalloc $<TARGET_FILE:cmh-profiled-noalloc>
+                       --deny-perf $<TARGET_FILE:cmh-deny-perf-events>)
 cmh_add_e2e_test(profilers_tab profilers_tab.py TIMEOUT 400)
 cmh_add_e2e_test(profilers_alloc profilers_alloc.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
 cmh_add_e2e_test(profilers_cli profilers_cli.py ARGS ${_cmh_profiled_args} TIMEOUT 200)

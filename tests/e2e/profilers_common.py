@@ -11,6 +11,7 @@ def executables():
     parser = argparse.ArgumentParser()
     parser.add_argument("--profiled", required=True)
     parser.add_argument("--noalloc", required=True)
+    parser.add_argument("--deny-perf", help="runs a program with perf_event_open forbidden")
     return parser.parse_args()
 
 

@@ -1,7 +1,7 @@
 """rusage, perfnorm, perf and numa end to end, forked: their rows reach the summary
 table with the documented labels and units; on a machine without a hardware PMU (this
 VM) perfnorm reports the software events and says the hardware ones are not
-supported; -XX:+AlwaysPreTouch takes the first-touch page faults of the heap out of
+supported; where perf_event_open is forbidden both say why and refuse to run; -XX:+AlwaysPreTouch takes the first-touch page faults of the heap out of
 the measurement (rusage.minflt.norm from one per page to ~0)."""
 import cmhtest as t
 from profilers_common import executables, rows_of, run_quick
@@ -48,6 +48,20 @@ if no_pmu:
 else:
     expect_rows(rows, "Alloc.nothing", {"cycles": "#/op", "instructions": "#/op", "CPI": "clks/insn",
                                         "IPC": "insns/clk"}, proc)
+
+# Where perf_event_open is forbidden (a seccomp filter here, as in many containers),
+# perf and perfnorm are unsupported with the reason, and asking for one is exit 1.
+if opts.deny_perf:
+    lprof = t.run(opts.deny_perf, [opts.profiled, "-lprof"], check_exit=0)
+    unsupported = lprof.stdout.split("Unsupported profilers:", 1)[-1]
+    for name in ("perf", "perfnorm"):
+        t.check(f"{name}: " in unsupported, f"perf_event_open forbidden: {name} not unsupported\n{lprof.stdout}")
+    t.check("[not permitted" in unsupported and "perf_event_open: EACCES]" in unsupported,
+            f"perf_event_open forbidden: no reason in -lprof\n{lprof.stdout}")
+    t.check("rusage: " in lprof.stdout.split("Unsupported profilers:", 1)[0], "rusage should stay supported")
+    bad = t.run(opts.deny_perf, [opts.profiled, "Alloc.nothing", "-prof", "perfnorm"], check_exit=1)
+    t.check("not supported here: not permitted" in bad.stdout + bad.stderr,
+            f"-prof perfnorm with perf_event_open forbidden:\n{bad.stdout}{bad.stderr}")
 
 # perf: totals per iteration, summed.
 proc, rows = run(["Alloc.nothing", "-prof", "perf:events=task-clock,page-faults"])
