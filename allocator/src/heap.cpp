@@ -234,25 +234,8 @@ Page* find_page(Heap* heap, size_t c, Episode& episode) {
   return page_fresh_class(heap, c);
 }
 
-void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
-  const size_t slices = (size + kSliceSize - 1) / kSliceSize;
-  Page* page = nullptr;
-  for (Page* p = heap->large_cache.first; p; p = p->next) {
-    if (p->slice_count == slices && page_can_retire(p)) {
-      page = p;
-      queue_remove(&heap->large_cache, p);
-      --heap->large_cached;
-      page->is_zero = 0;
-      break;
-    }
-  }
-  if (!page) {
-    page = page_fresh(heap, kPageLarge, slices);
-    if (!page) return nullptr;
-    page->block_size = slices * kSliceSize;
-    page->reserved = page->capacity = 1;
-    page->size_class = 0;
-  }
+// Marks a large page's only block as handed out.
+void* large_hand_out(Page* page, bool* is_zero) {
   page->used = 1;
   page->free = page->local_free = nullptr;
   // Its only block is in use: kFull, so that a remote free tells the owner. A large page in
@@ -262,6 +245,33 @@ void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
   page->queue = kQueueNone;
   *is_zero = page->is_zero;
   return reinterpret_cast<void*>(page_start(page));
+}
+
+/// A cached large page of exactly `slices` slices that nothing can still reach, taken out of
+/// the cache; or nullptr.
+Page* large_from_cache(Heap* heap, size_t slices) {
+  for (Page* p = heap->large_cache.first; p; p = p->next) {
+    if (p->slice_count == slices && page_can_retire(p)) {
+      queue_remove(&heap->large_cache, p);
+      --heap->large_cached;
+      p->is_zero = 0;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
+  const size_t slices = (size + kSliceSize - 1) / kSliceSize;
+  Page* page = large_from_cache(heap, slices);
+  if (!page) {
+    page = page_fresh(heap, kPageLarge, slices);
+    if (!page) return nullptr;
+    page->block_size = slices * kSliceSize;
+    page->reserved = page->capacity = 1;
+    page->size_class = 0;
+  }
+  return large_hand_out(page, is_zero);
 }
 
 void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
@@ -586,6 +596,14 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
 // ---- allocation ----
 
 namespace {
+// Slow-path calls that need no periodic work may skip it; every 256th call, and any call
+// with remote notifications pending, takes the full path (heap_slow_tick) instead.
+CMH_INLINE bool take_quick_path(Heap* heap) {
+  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed)) return false;
+  ++heap->slow_calls;
+  return true;
+}
+
 CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (size <= kMediumMax) {
     // The queue head usually has a block, or the owner's frees to take back (a malloc/free
@@ -595,8 +613,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
     Block* block = page ? page->free : nullptr;
-    if (!block && page && page->local_free && (++heap->slow_calls & 255) != 0 &&
-        !heap->notify.load(std::memory_order_relaxed)) {
+    if (!block && page && page->local_free && take_quick_path(heap)) {
       fold_tally(heap);
       block = page->local_free;
       page->local_free = nullptr;
@@ -608,6 +625,16 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       tally_add(heap, counted);
       if (zero) memset(block, 0, size);
       return block;
+    }
+  }
+  if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first && take_quick_path(heap)) {
+    // A large block freed a moment ago comes back without further slow-path work.
+    if (Page* page = large_from_cache(heap, (size + kSliceSize - 1) / kSliceSize)) {
+      bool is_zero = false;
+      void* p = large_hand_out(page, &is_zero);
+      count_slow(heap, counted);
+      if (zero) memset(p, 0, size);
+      return p;
     }
   }
   Episode episode(heap);

@@ -138,13 +138,16 @@ double thread_churn() {
   });
 }
 
-// malloc(1 MiB), write one byte per 4 KiB page, free.
+// malloc(1 MiB), write one byte in each of its 4 KiB pages (so an allocator that hands back
+// fresh pages pays the page faults), free. The byte is on a different cache line of each
+// page: at a fixed offset, all 256 writes map to one cache set and the row would measure
+// set conflicts that depend on where the block happens to lie, not the allocator.
 double large_1m() {
-  const long n = scaled(50000);
+  const long n = scaled(200000);
   return best_of(5, n, [n] {
     for (long i = 0; i < n; ++i) {
       auto* p = static_cast<volatile char*>(malloc(1 << 20));
-      for (size_t off = 0; off < (1u << 20); off += 4096) p[off] = 1;
+      for (size_t page = 0; page < 256; ++page) p[page * 4096 + (page & 63) * 64] = 1;
       free(const_cast<char*>(p));
     }
   });
