@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The heap/page layer beyond the inlined fast paths: finding or making a page for a
-// size class, large and huge blocks, aligned allocation, realloc, and the generic free
-// with its remote-free protocol (see page.hpp for the thread_free states). Everything
-// here runs on the thread that owns the heap, except remote_free(), which only touches
-// a page's atomic list and its owner's notify stack.
+// The heap/page layer's allocation side beyond the inlined fast paths: finding or making a
+// page for a size class (collecting its frees, threading fresh blocks, parking full
+// pages), large and huge blocks, aligned allocation, and retiring pages that emptied.
+// Everything here runs on the thread that owns the heap (or holds the bootstrap lock).
+// The free side is free.cpp.
 #include <cstring>
 
 #include "internal.hpp"
@@ -31,47 +31,6 @@ struct DirectRange {
   }
 };
 constexpr DirectRange kDirectRange{};
-
-Page* page_of_pointer(const void* p) {
-  Page* page = g_hot.pages + slice_index(p);
-  return page - page->slice_offset;
-}
-
-Block* block_of(const Page* page, const void* p) {
-  uintptr_t start = page_start(page);
-  uintptr_t offset = reinterpret_cast<uintptr_t>(p) - start;
-  if (page->flags & kHasAligned) offset -= offset % page->block_size;
-  return reinterpret_cast<Block*>(start + offset);
-}
-
-// ---- region lists of a heap ----
-
-uint32_t& list_head(Heap* heap, uint8_t list) { return list == kListAvail ? heap->regions_avail : heap->regions_full; }
-
-void region_list_push(Heap* heap, uint32_t r, uint8_t list) {
-  RegionInfo& info = g_space.regions[r];
-  uint32_t& head = list_head(heap, list);
-  info.list = list;
-  info.prev = 0;
-  info.next = head;
-  if (head) g_space.regions[head - 1].prev = r + 1;
-  head = r + 1;
-  if (list == kListAvail) ++heap->avail_count;
-}
-
-void region_list_remove(Heap* heap, uint32_t r) {
-  RegionInfo& info = g_space.regions[r];
-  if (info.list == kListNone) return;
-  uint32_t& head = list_head(heap, info.list);
-  if (info.prev)
-    g_space.regions[info.prev - 1].next = info.next;
-  else
-    head = info.next;
-  if (info.next) g_space.regions[info.next - 1].prev = info.prev;
-  if (info.list == kListAvail) --heap->avail_count;
-  info.list = kListNone;
-  info.prev = info.next = 0;
-}
 
 bool find_in_heap_regions(Heap* heap, int node, size_t count, uint32_t* region, int* slice) {
   for (uint32_t i = heap->regions_avail; i; i = g_space.regions[i - 1].next) {
@@ -199,21 +158,6 @@ void page_to_full(Heap* heap, Page* page) {
   update_direct(heap, page->size_class);
 }
 
-// Owner: leaves kFull so that no remote free will notify. When a remote free already took
-// the notification, the page is or will be on the notify list: note it as pending.
-void leave_full_state(Page* page) {
-  uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
-  for (;;) {
-    if ((tf & kStateMask) != kFull) {
-      page->notify_pending = 1;
-      return;
-    }
-    if (page->thread_free.compare_exchange_weak(tf, tf & ~kStateMask, std::memory_order_acq_rel,
-                                                std::memory_order_relaxed))
-      return;
-  }
-}
-
 Page* find_page(Heap* heap, size_t c, Episode& episode) {
   PageQueue& q = heap->queues[c];
   for (Page* page = q.first; page;) {
@@ -308,113 +252,6 @@ void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
   return reinterpret_cast<void*>(page_start(page));
 }
 
-void free_huge(Page* page) {
-  Heap* self = owned_heap();
-  Episode episode(self);
-  episode.note(kGcRetire);
-  const size_t slice = page_slice(page);
-  const uint32_t r = region_of_slice(slice);
-  if (page->stamp) {
-    Page& interior = g_hot.pages[page->stamp - 1];
-    interior.kind = kPageFree;
-    interior.slice_offset = 0;
-  }
-  const uint64_t bytes = page->block_size;
-  page->kind = kPageFree;
-  page->used = 0;
-  page->stamp = 0;
-  page->flags = 0;
-  uncharge_in_use(g_space.regions[r].node, bytes);
-  huge_release(r, episode.now());
-}
-
-void remote_free(Page* page, Block* block) {
-  uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
-  uintptr_t state;
-  for (;;) {
-    state = tf & kStateMask;
-    block->next = reinterpret_cast<Block*>(tf & ~kStateMask);
-    const uintptr_t next_state = state == kFull ? kNotifying : state;
-    if (page->thread_free.compare_exchange_weak(tf, reinterpret_cast<uintptr_t>(block) | next_state,
-                                                std::memory_order_release, std::memory_order_relaxed))
-      break;
-  }
-  if (state != kFull) return;
-  // We took the notification: the page cannot be retired while it is kNotifying, so its
-  // owner (heaps are never freed) is stable here.
-  Heap* owner = page->heap.load(std::memory_order_relaxed);
-  Page* head = owner->notify.load(std::memory_order_relaxed);
-  do {
-    page->notify_next = head;
-  } while (!owner->notify.compare_exchange_weak(head, page, std::memory_order_release, std::memory_order_relaxed));
-  tf = page->thread_free.load(std::memory_order_relaxed);
-  while (!page->thread_free.compare_exchange_weak(tf, (tf & ~kStateMask) | kNormal, std::memory_order_release,
-                                                  std::memory_order_relaxed)) {
-  }
-}
-
-void local_free(Heap* heap, Page* page, Block* block) {
-  block->next = page->local_free;
-  page->local_free = block;
-  if (page->flags & kInFull) {
-    if (page->kind == kPageLarge) {
-      // Its only block comes back here, so no other thread can be freeing into it: no CAS.
-      if (page->thread_free.load(std::memory_order_relaxed) == kFull)
-        page->thread_free.store(kNormal, std::memory_order_relaxed);
-      else
-        leave_full_state(page);
-      page->flags &= static_cast<uint8_t>(~kInFull);
-    } else {
-      leave_full_state(page);
-      queue_remove(&heap->full, page);
-      page->flags &= static_cast<uint8_t>(~kInFull);
-      queue_push_front(&heap->queues[page->size_class], page);
-      page->queue = kQueueClass;
-      update_direct(heap, page->size_class);
-    }
-  }
-  if (--page->used == 0) {
-    if (page->kind == kPageLarge) {
-      Episode episode(heap);
-      large_became_empty(heap, page, episode);
-    } else if (page->next || page->prev) {
-      page_became_empty(heap, page);
-    }
-  }
-}
-
-bool grow_large_in_place(Heap* heap, Page* page, size_t size) {
-  const size_t new_slices = (size + kSliceSize - 1) / kSliceSize;
-  if (size > g_space.region_size / 2 || new_slices <= page->slice_count) return false;
-  const size_t slice = page_slice(page);
-  const uint32_t r = region_of_slice(slice);
-  const size_t first = slice - region_first_slice(r) + page->slice_count;
-  const size_t extra = new_slices - page->slice_count;
-  if (first + extra > g_space.slices_per_region) return false;
-  const RegionInfo& info = g_space.regions[r];
-  for (size_t i = first; i < first + extra; ++i)
-    if ((info.used[i / 64] >> (i % 64)) & 1) return false;
-  if (!charge_in_use(extra * kSliceSize)) return false;
-  g_space.nodes[info.node].stats.in_use_bytes.fetch_add(extra * kSliceSize, std::memory_order_relaxed);
-  region_take_slices(r, first, extra);
-  if (info.used_slices == g_space.slices_per_region) {
-    region_list_remove(heap, r);
-    region_list_push(heap, r, kListFull);
-  }
-  for (size_t i = page->slice_count; i < new_slices; ++i) {
-    page[i].kind = kPageInterior;
-    page[i].slice_offset = static_cast<uint32_t>(i);
-  }
-  page->slice_count = static_cast<uint32_t>(new_slices);
-  page->block_size = new_slices * kSliceSize;
-  return true;
-}
-
-void count_slow(Heap* heap, uint64_t bytes) {
-  heap->counters.bytes.store(heap->counters.bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
-  heap->counters.count.store(heap->counters.count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-}
-
 void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
   *is_zero = false;
   if (size <= kMediumMax) {
@@ -439,6 +276,42 @@ void heap_slow_tick(Heap* heap, Episode& episode) {
 }
 
 }  // namespace
+
+// ---- region lists of a heap, and slow-path counting (shared with free.cpp) ----
+
+namespace {
+uint32_t& list_head(Heap* heap, uint8_t list) { return list == kListAvail ? heap->regions_avail : heap->regions_full; }
+}  // namespace
+
+void region_list_push(Heap* heap, uint32_t r, uint8_t list) {
+  RegionInfo& info = g_space.regions[r];
+  uint32_t& head = list_head(heap, list);
+  info.list = list;
+  info.prev = 0;
+  info.next = head;
+  if (head) g_space.regions[head - 1].prev = r + 1;
+  head = r + 1;
+  if (list == kListAvail) ++heap->avail_count;
+}
+
+void region_list_remove(Heap* heap, uint32_t r) {
+  RegionInfo& info = g_space.regions[r];
+  if (info.list == kListNone) return;
+  uint32_t& head = list_head(heap, info.list);
+  if (info.prev)
+    g_space.regions[info.prev - 1].next = info.next;
+  else
+    head = info.next;
+  if (info.next) g_space.regions[info.next - 1].prev = info.prev;
+  if (info.list == kListAvail) --heap->avail_count;
+  info.list = kListNone;
+  info.prev = info.next = 0;
+}
+
+void count_slow(Heap* heap, uint64_t bytes) {
+  heap->counters.bytes.store(heap->counters.bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
+  heap->counters.count.store(heap->counters.count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
 
 // ---- direct table ----
 
@@ -702,113 +575,6 @@ void* heap_alloc_aligned(Heap* heap, size_t align, size_t size) {
     if (!heap) return bootstrap_alloc(size, size, false, align);
   }
   return heap_alloc_aligned_in(heap, align, size);
-}
-
-// ---- free ----
-
-void free_generic(void* p) {
-  if (!p) return;
-  if (CMH_UNLIKELY(!is_ours(p))) {
-    if (is_emergency(p)) return;
-    if constexpr (CMH_ALLOC_DEBUG) debug_fail("free() of a pointer cmh did not allocate", p);
-    return;
-  }
-  if constexpr (CMH_ALLOC_DEBUG) {
-    const uint8_t state = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift].state;
-    if (state != kRegionOwned && state != kRegionHuge && state != kRegionHugeTail)
-      debug_fail("free() of a pointer into free heap memory (double free or invalid pointer)", p);
-  }
-  Page* page = page_of_pointer(p);
-  if (page->kind == kPageHuge) {
-    if constexpr (CMH_ALLOC_DEBUG) {
-      if (!(page->flags & kHasAligned) && p != reinterpret_cast<void*>(page_start(page)))
-        debug_fail("free() of a pointer inside a block", p);
-    }
-    free_huge(page);
-    return;
-  }
-  if (CMH_UNLIKELY(page->kind == kPageFree || page->kind == kPageInterior)) {
-    if constexpr (CMH_ALLOC_DEBUG) debug_fail("free() of a pointer that is not in use (double free or invalid pointer)", p);
-    return;
-  }
-  Block* block = block_of(page, p);
-  Heap* self = tls_heap;
-  const bool local = page->heap.load(std::memory_order_relaxed) == self;
-  if constexpr (CMH_ALLOC_DEBUG) {
-    debug_check_free(page, p, block, local);
-    debug_poison_free(page, block);
-  }
-  if (local)
-    local_free(self, page, block);
-  else
-    remote_free(page, block);
-}
-
-size_t usable_size(const void* p) {
-  if (!p) return 0;
-  if (!is_ours(p)) return is_emergency(p) ? emergency_size(p) : 0;
-  const Page* page = page_of_pointer(p);
-  if (page->kind == kPageFree || page->kind == kPageInterior) return 0;
-  const uintptr_t start = page_start(page);
-  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
-  if (page->kind == kPageHuge || page->kind == kPageLarge) return start + page->block_size - at;
-  const uintptr_t block = start + (at - start) / page->block_size * page->block_size;
-  return block + page->block_size - at;
-}
-
-int node_of(const void* p) {
-  if (!g_space.numa_on || !is_ours(p)) return -1;
-  const RegionInfo& info = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift];
-  if (info.state == kRegionUnused) return -1;
-  return g_space.layout.node_id[info.node];
-}
-
-void* heap_realloc(void* p, size_t size) {
-  Heap* heap = tls_heap;
-  if (!p) return heap_alloc_generic(heap, size, size, false);
-  if (size == 0) {
-    // glibc's behaviour: realloc(p, 0) frees p and returns NULL.
-    free_generic(p);
-    return nullptr;
-  }
-  size_t usable = 0;
-  if (is_ours(p)) {
-    if constexpr (CMH_ALLOC_DEBUG) {
-      const uint8_t state = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift].state;
-      if (state != kRegionOwned && state != kRegionHuge && state != kRegionHugeTail)
-        debug_fail("realloc() of a pointer into free heap memory", p);
-    }
-    Page* page = page_of_pointer(p);
-    usable = usable_size(p);
-    if (usable == 0) debug_fail("realloc() of a pointer that is not in use (double free or invalid pointer)", p);
-    switch (page->kind) {
-      case kPageSmall:
-      case kPageMedium:
-        if (size <= usable && size >= usable / 2) return p;
-        break;
-      case kPageLarge:
-        if (size <= usable && size > kMediumMax) return p;
-        if (size > usable && !(page->flags & kHasAligned) && page->heap.load(std::memory_order_relaxed) == heap &&
-            grow_large_in_place(heap, page, size)) {
-          count_slow(heap, size - usable);
-          return p;
-        }
-        break;
-      case kPageHuge:
-        if (size <= usable && size >= usable / 2) return p;
-        break;
-      default: break;
-    }
-  } else if (is_emergency(p)) {
-    usable = emergency_size(p);
-  } else {
-    debug_fail("realloc() of a pointer cmh did not allocate", p);
-  }
-  void* q = heap_alloc_generic(heap, size, size, false);
-  if (!q) return nullptr;
-  memcpy(q, p, usable < size ? usable : size);
-  free_generic(p);
-  return q;
 }
 
 }  // namespace cmh::allocator

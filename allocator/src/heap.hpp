@@ -98,6 +98,12 @@ CMH_INLINE void fold_tally(Heap* heap) {
   heap->seq.store(s + 2, std::memory_order_release);
 }
 
+/// The page descriptor of the block holding p (p inside the reservation).
+CMH_INLINE Page* page_of_pointer(const void* p) {
+  Page* page = g_hot.pages + slice_index(p);
+  return page - page->slice_offset;
+}
+
 CMH_INLINE void tally_add(Heap* heap, uint64_t bytes) {
   uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
   __atomic_store_n(&heap->tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);

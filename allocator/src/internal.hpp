@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Cross-file functions of the allocator, grouped by the file that defines them, so this
 // header is also the map of the layers: entry points (entry*.cpp, api.cpp) call the heap
-// layer (heap.cpp, collect.cpp, threads.cpp, counters.cpp), which calls the region layer
-// (region.hpp), which calls the OS primitives (prim.hpp). init.cpp wires them at start-up.
+// layer (heap.cpp, free.cpp, collect.cpp, threads.cpp, counters.cpp), which calls the
+// region layer (region.hpp), which calls the OS primitives (prim.hpp). init.cpp wires them
+// at start-up.
 #pragma once
 
 #include <cmh/alloc.h>
@@ -48,7 +49,7 @@ class Episode {
   uint64_t purged_ = 0;
 };
 
-// ---- heap.cpp: allocation and free beyond the fast paths ----
+// ---- heap.cpp: allocation beyond the fast paths, pages, retiring ----
 /// Any allocation the inlined fast path did not serve; `counted` bytes are counted.
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero);
 /// The same, on a heap the caller owns (or the bootstrap heap under its lock).
@@ -56,12 +57,13 @@ void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero);
 /// Power-of-two `align` > 16; counts `size`.
 void* heap_alloc_aligned(Heap* heap, size_t align, size_t size);
 void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size);
-void free_generic(void* p);
 /// Called by the free fast path when a page's last block came back and it is not alone.
 void page_became_empty(Heap* heap, Page* page);
-size_t usable_size(const void* p);
-void* heap_realloc(void* p, size_t size);
 void heap_fold(Heap* heap);
+/// Counts one allocation of `bytes` straight into the folded totals (the owner only).
+void count_slow(Heap* heap, uint64_t bytes);
+void region_list_push(Heap* heap, uint32_t region, uint8_t list);
+void region_list_remove(Heap* heap, uint32_t region);
 /// Retires `page` if nothing can still reach it; false when it must wait.
 bool page_try_retire(Heap* heap, Page* page, Episode& episode);
 bool page_can_retire(const Page* page);
@@ -72,6 +74,11 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now);
 void retiring_clear(Heap* heap);
 void retiring_process(Heap* heap, Episode& episode, bool all);
 void update_direct(Heap* heap, size_t size_class);
+
+// ---- free.cpp: free, realloc, usable size ----
+void free_generic(void* p);
+void* heap_realloc(void* p, size_t size);
+size_t usable_size(const void* p);
 int node_of(const void* p);
 
 // ---- collect.cpp: collection episodes ----
