@@ -23,7 +23,22 @@ CMH_BENCHMARK_OPTIONS(ApiRegistration, alpha, cmh::mode::average_time, cmh::ops_
 CMH_BENCHMARK(ApiRegistration, zeta, const cmh::BenchmarkParams&, const cmh::IterationParams&,
               const cmh::ThreadParams&, cmh::Control&) {}
 
+namespace user_code::nested {
+struct Local : cmh::ThreadState {
+  int n = 3;
+};
+CMH_OPTIONS(ApiNamespaced, cmh::threads{2});
+CMH_BENCHMARK(ApiNamespaced, inside, Local& l) { return l.n; }
+}  // namespace user_code::nested
+
 using cmh::testing::definition;
+
+TEST_CASE("api: the macros work inside a user's namespace") {
+  const auto& def = definition("ApiNamespaced.inside");
+  CHECK(def.group_options.threads == 2);
+  auto obs = cmh::testing::run(def, cmh::testing::quick_plan(def, cmh::BenchmarkMode::throughput, 1, 1));
+  CHECK(obs.results.size() == 2);
+}
 
 TEST_CASE("api: benchmarks are registered as Group.name, sorted by full name") {
   const auto& all = cmh::registered_benchmarks();

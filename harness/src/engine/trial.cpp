@@ -154,10 +154,13 @@ std::optional<Failure> Trial::run() {
   }
   store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
 
+  // Teardowns only visit instances whose setup completed, so this is right on
+  // every path; afterwards the destructor has nothing left to do.
   auto cleanup = [&] {
     store_->run(StateStep::teardown_iteration);
     store_->run(StateStep::teardown_trial);
     store_->run(StateStep::destroy);
+    store_.reset();
   };
   auto bind_tables = [&] {
     for (int w = 0; w < workers; ++w) {
@@ -181,11 +184,11 @@ std::optional<Failure> Trial::run() {
     }
   }
   if (auto f = store_->run(StateStep::teardown_trial)) {
-    store_->run(StateStep::destroy);
+    cleanup();
     const IterationParams& last = plan_.measurement.count > 0 ? plan_.measurement : plan_.warmup;
     return fail(last, std::max(1, last.count), std::move(*f));
   }
-  store_->run(StateStep::destroy);
+  cleanup();
   return std::nullopt;
 }
 

@@ -16,6 +16,7 @@
 #include <cmh/detail/benchmark_code.hpp>
 #include <cmh/detail/measure_loops.hpp>
 #include <cmh/detail/state_graph.hpp>
+#include <cmh/detail/state_ops.hpp>
 #include <cmh/detail/type_list.hpp>
 #include <cmh/registry.hpp>
 
