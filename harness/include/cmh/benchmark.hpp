@@ -55,20 +55,20 @@ constexpr int group_thread_count(group_threads g) { return g.count; }
 /// @GroupThreads) within each group instance; each member's score is reported
 /// as a secondary result named after the member.
 #define CMH_GROUP_BENCHMARK(Group, Tag, Member, Threads, ...)                                      \
-  CMH_DETAIL_BENCHMARK(cmh_benchmark_##Group##_##Tag##_##Member, #Group, #Tag, #Member, true,      \
+  CMH_DETAIL_BENCHMARK(cmh_group_member_##Group##_##Tag##_##Member, #Group, #Tag, #Member, true,   \
                        Threads, __VA_ARGS__)
 
 /// Options for every benchmark of Group (class-level annotations).
 #define CMH_OPTIONS(Group, ...)                                                                    \
   namespace {                                                                                      \
-  [[maybe_unused]] const bool cmh_options_##Group =                                                \
+  [[maybe_unused]] const bool cmh_group_options_##Group =                                          \
       (::cmh::detail::register_group_options(#Group, ::cmh::make_options(__VA_ARGS__)), true);     \
   }
 
 /// Options for benchmark Group.Name (method-level annotations; win over CMH_OPTIONS).
 #define CMH_BENCHMARK_OPTIONS(Group, Name, ...)                                                    \
   namespace {                                                                                      \
-  [[maybe_unused]] const bool cmh_benchmark_options_##Group##_##Name =                             \
+  [[maybe_unused]] const bool cmh_options_for_##Group##_##Name =                                   \
       (::cmh::detail::register_benchmark_options(#Group, #Name, ::cmh::make_options(__VA_ARGS__),  \
                                                  __FILE__, __LINE__),                              \
        true);                                                                                      \
