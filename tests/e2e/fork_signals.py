@@ -13,15 +13,15 @@ import cmhtest as t
 from fork_common import check_no_children, run, start, wait_for_text
 
 tmp = os.environ.get("TMPDIR", "/tmp")
-LONG = ["Fault.ok|Probe.bindings", "-f", "2", "-wi", "1", "-i", "20", "-w", "50ms", "-r", "100ms"]
+LONG = ["Fault.ok|Probe.bindings", "-wi", "1", "-i", "20", "-w", "50ms", "-r", "100ms"]
 
 
-def interrupted_run(how, expect_status):
-    json_path = os.path.join(tmp, f"signal-{how}.json")
-    out_path = os.path.join(tmp, f"signal-{how}.txt")
-    proc = start(LONG + ["-rf", "json", "-rff", json_path], stdout_path=out_path)
-    # Wait until Fault.ok is done and the second benchmark's fork is running.
-    reached = wait_for_text(out_path, r"# Benchmark: Probe\.bindings[\s\S]*# Fork: 1 of 2[\s\S]*Iteration   1:")
+def interrupted_run(how, expect_status, extra=("-f", "2")):
+    json_path = os.path.join(tmp, f"signal-{how}{''.join(extra)}.json")
+    out_path = os.path.join(tmp, f"signal-{how}{''.join(extra)}.txt")
+    proc = start(LONG + ["-rf", "json", "-rff", json_path] + list(extra), stdout_path=out_path)
+    # Wait until Fault.ok is done and the second benchmark is running.
+    reached = wait_for_text(out_path, r"# Benchmark: Probe\.bindings[\s\S]*# Fork: [^\n]*\n[\s\S]*Iteration   1:")
     t.check(reached, f"{how}: the run never reached the second benchmark")
     proc.send_signal({"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL}[how])
     proc.wait(timeout=60)
@@ -36,8 +36,9 @@ def interrupted_run(how, expect_status):
     return records, text
 
 
-for how, status in (("INT", 130), ("TERM", 143)):
-    records, text = interrupted_run(how, status)
+# -f 0 as well: the in-process trial ends at the next iteration boundary.
+for how, status, extra in (("INT", 130, ["-f", "2"]), ("TERM", 143, ["-f", "2"]), ("INT", 130, ["-f", "0"])):
+    records, text = interrupted_run(how, status, extra)
     names = [r["benchmark"] for r in records]
     t.check("Fault.ok" in names, f"{how}: the completed benchmark is missing from the JSON: {names}")
     t.check(all(r["cmh"]["runComplete"] is False for r in records), f"{how}: JSON not marked incomplete")
