@@ -9,7 +9,8 @@
 //           spread over the cheap ones and vanish into the mean;
 //   sample  every so often one call is timed on its own and recorded: the high
 //           percentiles show the reallocation spikes the mean hides (amortised
-//           O(1) is not O(1) per call). Each sample includes a clock read, so the
+//           O(1) is not O(1) per call), and the very top ones catch the OS too (a
+//           preemption is milliseconds). Each sample includes a clock read, so the
 //           low percentiles show the clock's cost (~20 ns here), not the op's;
 //   ss      one call per iteration, with nothing warmed: the cold cost, here
 //           the first allocation. Single shot runs no warmup by default.

@@ -9,8 +9,9 @@
 // Both benchmarks below run on two threads and increment an atomic counter. With
 // `shared` both threads hit the same counter, whose cache line travels between the
 // cores on every increment; with `per_thread` each core keeps its own line and the
-// same code runs several times faster. The scope is part of what is measured: pick
-// the one the real program has.
+// same code runs faster. The scope is part of what is measured: pick the one the real
+// program has. (Both need two threads truly in parallel: on a loaded machine, or a VM
+// whose vCPUs share a core, the threads take turns and the difference shrinks.)
 //
 //   cmh-samples States
 //   cmh-samples States -t 1     one thread: the two scopes cost the same

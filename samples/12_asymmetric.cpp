@@ -6,13 +6,15 @@
 // thread-group benchmark (JMH's @Group) names its members with CMH_GROUP_BENCHMARK;
 // every member runs on its own threads (cmh::group_threads{n}) at the same time,
 // sharing the cmh::GroupState instances of their group. Here `inc` writes a counter
-// and `get` reads it: each write steals the cache line from the reader's core, so a
-// read costs far more than the same load would alone. The report gives the group's
-// total and one secondary row per member (Asymmetric.counter:get, :inc).
-// -tg 1,1 sets the threads per member in declaration order; -t adds whole groups.
+// and `get` reads it, and each side slows the other: every increment invalidates the
+// reader's copy of the line, and every read pulls the line back into a shared state
+// that the next increment must upgrade. Run each side alone (-tg 1,0 and -tg 0,1)
+// to see the difference. The report gives the group's score and one secondary row per
+// member (Asymmetric.counter:get, :inc). -tg sets the threads per member, in
+// declaration order; -t adds whole groups.
 //
 //   cmh-samples Asymmetric
-//   cmh-samples Asymmetric -tg 1,0    no writer: the read becomes an L1 hit
+//   cmh-samples Asymmetric -tg 1,0    the reader alone: every load an L1 hit
 #include <cmh/cmh.hpp>
 
 #include <atomic>

@@ -10,6 +10,8 @@
 //   adjacent    both slots are neighbours in one cmh::BenchmarkState: false sharing;
 //   padded      the same two slots, each alignas(128) (two lines, because adjacent-line
 //               prefetchers pull lines in pairs): as fast as own_state again.
+// The effect needs both threads running at the same time on two cores; on a loaded
+// machine or a VM whose vCPUs share a core they take turns and the gap shrinks.
 //
 //   cmh-samples FalseSharing
 #include <cmh/cmh.hpp>
