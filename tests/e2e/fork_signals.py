@@ -45,7 +45,7 @@ for how, status, extra in (("INT", 130, ["-f", "2"]), ("TERM", 143, ["-f", "2"])
     ok = next((r for r in records if r["benchmark"] == "Fault.ok"), None)
     t.check(ok is not None and ok["cmh"]["failed"] is False, f"{how}: the completed benchmark is marked failed")
     t.check(f"interrupted by signal {status - 128}" in text, f"{how}: the report does not say it was interrupted")
-    t.check("# Run complete." in text and "Benchmark result is saved to" in text, f"{how}: no summary after the signal")
+    t.check("Total time:" in text and "Benchmark result is saved to" in text, f"{how}: no summary after the signal")
 
 records, text = interrupted_run("KILL", -signal.SIGKILL)
 t.check([r["benchmark"] for r in records] == ["Fault.ok"],

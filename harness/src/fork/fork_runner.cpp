@@ -460,7 +460,10 @@ class ForkSession {
 
   std::optional<Failure> decide_failure() {
     std::optional<Failure> f;
-    if (host_failure_) {
+    // What the fork reported came first and is the cause (a fork that threw and then
+    // hung at exit failed because it threw), unless the user interrupted the run.
+    const bool interrupted = host_failure_ && host_failure_->kind == FailureKind::interrupted;
+    if (host_failure_ && (interrupted || !worker_failure_)) {
       f = std::move(host_failure_);
       if (kill_sent_) f->message += " (it ignored SIGTERM and was killed with SIGKILL)";
     } else if (worker_failure_) {
