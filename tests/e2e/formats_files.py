@@ -136,12 +136,23 @@ host = subprocess.Popen([args.bench, "Formats.param|Formats.spin", "-f", "1", "-
                         stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
 deadline = time.time() + 120
 seen = 0
+
+
+def files_agree():
+    """The number of records once every format has been written for the same benchmarks (the
+    writers run one after another, so a kill between them would compare different moments)."""
+    try:
+        n = len(json.loads(read(killed + ".json")))
+        rows = list(csv.reader(io.StringIO(read(killed + ".csv"), newline="")))
+        json.loads(read(killed + ".gbench.json"))
+        return n if len(rows) == 1 + n else 0
+    except (OSError, ValueError):
+        return 0
+
+
 while time.time() < deadline and seen == 0 and host.poll() is None:
     time.sleep(0.05)
-    try:
-        seen = len(json.loads(read(killed + ".json")))
-    except (OSError, ValueError):
-        seen = 0
+    seen = files_agree()
 still_running = host.poll() is None
 os.killpg(host.pid, signal.SIGKILL)  # the host and its fork: the session started above
 host.wait()

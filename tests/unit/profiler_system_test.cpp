@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <chrono>
 #include <thread>
 
 namespace {
@@ -66,6 +67,8 @@ TEST_CASE("rusage: page faults of this thread and of a thread that exited, per o
   const auto results = run_bracket("rusage", 4, [] {
     fault_in_pages();
     std::thread([] { fault_in_pages(); }).join();
+    // A sleep is always a voluntary context switch (the join may find the thread done).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   const auto* minflt = metric(results, "rusage.minflt.norm");
   REQUIRE(minflt != nullptr);
@@ -73,9 +76,10 @@ TEST_CASE("rusage: page faults of this thread and of a thread that exited, per o
   CHECK(minflt->policy == cmh::AggregationPolicy::average);
   // 2 x 2048 faults over 4 ops, plus whatever else faulted (thread stack, ...).
   CHECK(minflt->value >= 2.0 * kPages / 4);
-  CHECK(minflt->value < 2.0 * kPages / 4 * 2);
+  // Generous: ASan's shadow memory and a new thread's stack fault in pages of their own.
+  CHECK(minflt->value < 2.0 * kPages / 4 * 4);
   REQUIRE(metric(results, "rusage.nvcsw.norm") != nullptr);
-  CHECK(metric(results, "rusage.nvcsw.norm")->value > 0);  // the join blocked at least once
+  CHECK(metric(results, "rusage.nvcsw.norm")->value > 0);  // the sleep above
   for (auto label : {"rusage.majflt.norm", "rusage.nivcsw.norm", "rusage.utime.norm", "rusage.stime.norm"})
     CHECK(metric(results, label) != nullptr);
   REQUIRE(metric(results, "rusage.maxrss") != nullptr);
