@@ -115,6 +115,13 @@ Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const mo
   j["runComplete"] = results.complete;
   j["failed"] = run.failed();
   if (run.failed()) j["failure"] = failure_json(run);
+  // Profiler notes (text beside a number, e.g. why NUMA mode is off): the last one per label.
+  Json notes = Json::object();
+  for (const auto& fork : run.forks)
+    for (const auto& it : fork.measurement)
+      for (const auto& s : it.secondaries)
+        if (!s.note.empty()) notes[s.label] = s.note;
+  if (!notes.empty()) j["notes"] = notes;
   return j;
 }
 

@@ -5,6 +5,8 @@
 // Everything that can be wrong with a plan is found here, before anything runs.
 #include "host/planner.hpp"
 
+#include <cmh/profiler.hpp>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sched.h>
@@ -21,6 +23,19 @@
 namespace cmh::host {
 
 namespace {
+
+/// Profilers are called in order before an iteration and in reverse order after it, so
+/// the last one brackets the workers most tightly. The allocation profiler goes last:
+/// another profiler's after_iteration (which builds its result vector) must not land
+/// inside its window, or an allocation-free benchmark would not read exactly 0 B/op.
+std::vector<std::string> profilers_in_call_order(std::vector<std::string> specs) {
+  auto is_alloc = [](const std::string& spec) {
+    const auto* info = ProfilerRegistry::instance().find(std::string_view(spec).substr(0, spec.find(':')));
+    return info != nullptr && info->name == "alloc";
+  };
+  std::stable_partition(specs.begin(), specs.end(), [&](const std::string& s) { return !is_alloc(s); });
+  return specs;
+}
 
 using cli::CommandLineError;
 using std::chrono::seconds;
@@ -173,7 +188,7 @@ BenchmarkParams resolve(const BenchmarkDefinition& def, const OptionSet& o, Benc
   if (o.fork.count) bp.forks = *o.fork.count;
   if (o.fork.warmups) bp.warmup_forks = *o.fork.warmups;
   bp.fork_args = effective_fork_args(o);
-  bp.profilers = cl.profilers;
+  bp.profilers = profilers_in_call_order(cl.profilers);
   check_code_values(def, bp);
   return bp;
 }

@@ -214,7 +214,7 @@ class RunLoop {
       } catch (const std::exception& e) {
         any_write_failed_ = true;
         if (!write_failed_[i])
-          output_.println("ERROR: cannot write the result file " + setup_.writers[i]->path() + ": " + e.what());
+          output_.println(std::string("ERROR: ") + e.what());
         write_failed_[i] = true;
       }
     }

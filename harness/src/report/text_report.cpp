@@ -238,6 +238,7 @@ void TextReport::iteration_result(const BenchmarkParams& bp, const IterationResu
       for (const auto& s : shown) {
         std::string value = format_score(s.value);
         if (!s.unit.empty()) value += " " + s.unit;
+        if (!s.note.empty()) value += "  (" + s.note + ")";  // e.g. why NUMA mode is off
         text += std::string(indent, ' ') + "  " + pad_right(s.label + ":", key_width + 1) + " " + value + "\n";
       }
       text += "\n";
