@@ -45,7 +45,7 @@ class Blackhole {
 
   /// Burns CPU time proportional to `tokens` without touching memory (JMH's
   /// consumeCPU): a dependent chain of one multiply and one add per token,
-  /// about 4 cycles per token (1.2-1.5 ns on the 2.6 GHz EPYC development VMs),
+  /// about 4 cycles per token (0.9-1.5 ns on the EPYC development VMs),
   /// plus a call. Out of line so that the cost does not depend on the caller.
   static void consume_cpu(std::uint64_t tokens) noexcept;
 
