@@ -35,6 +35,7 @@ SAMPLE_CASES = [
     (["-p", "size"], 'Option -p: "size" is not name=value1,value2,...'),
     (["-p", "size="], 'Option -p: no values given for the parameter "size"'),
     (["TAB", "-p", "nosuch=1"], 'Option -p: no selected benchmark has a parameter "nosuch"'),
+    (["Params", "-p", "size=abc"], "Option -p: 'abc' is not a valid int for parameter 'size' of Params.sum"),
     (["-v", "LOUD"], 'Option -v: unknown verbosity "LOUD"'),
     (["-si", "maybe"], 'Option -si: "maybe" is not a boolean'),
     (["-foe", "yes"], 'Option -foe: "yes" is not a boolean'),

@@ -66,6 +66,10 @@ std::vector<ParamPoint> param_points(const BenchmarkDefinition& def, const Optio
           "Benchmark {} has the parameter \"{}\" but no values for it: declare default values, or give "
           "them with -p {}=value1,value2",
           def.full_name(), p->name, p->name));
+    // A value the parameter's type cannot take is a command-line error, not a failed trial.
+    for (const auto& v : values)
+      if (auto reason = check_param_value(def, p->name, v))
+        throw CommandLineError(given != o.params.end() ? "Option -p: " + *reason : *reason);
     std::vector<ParamPoint> next;
     next.reserve(points.size() * values.size());
     for (const auto& point : points)
