@@ -12,7 +12,8 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-bench: build
+# bench/run builds the bench executables in its own Release tree ($(BUILD)-bench).
+bench: bootstrap
 	./bench/run $(BUILD)
 
 build: configure
