@@ -2,6 +2,7 @@
 // Collects the gbench context facts (see machine_info.hpp) from Linux's sysfs
 // and procfs, the same sources Google Benchmark's sysinfo.cc reads.
 #include "formats/machine_info.hpp"
+#include "model/system_files.hpp"
 
 #include <unistd.h>
 
@@ -17,12 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_first_line(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  return line;
-}
+using model::read_first_line;
 
 /// "32K" -> 32768, "1M" -> 1048576, "512" -> 512.
 long long parse_cache_size(const std::string& text) {

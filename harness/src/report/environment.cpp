@@ -3,6 +3,7 @@
 // the allocator's NUMA mode and options (through its weak C API, so an executable
 // without the bundled allocator still links), and the environment warnings.
 #include "report/environment.hpp"
+#include "model/system_files.hpp"
 
 #include "model/run_context.hpp"
 
@@ -31,13 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_first_line(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  return line;
-}
+using model::read_first_line;
 
 /// The value of the first "key : value" line of /proc/cpuinfo with that key.
 std::string cpuinfo_field(const fs::path& root, std::string_view key) {
