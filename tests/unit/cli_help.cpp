@@ -63,11 +63,11 @@ TEST_CASE("every flag of the table has its own line, in a 30-column field") {
 
 TEST_CASE("help states cmh's defaults") {
   const std::string flat = flatten(cmh::cli::help_text("x"));
-  CHECK(has(flat, "How many times to fork a single benchmark."));
+  CHECK(has(flat, "Fresh processes each benchmark runs in"));
   CHECK(has(flat, "(default: 3)"));
   CHECK(has(flat, "(default: 0 for SingleShotTime, and 3 for all other modes)"));
   CHECK(has(flat, "(default: 1 for SingleShotTime, and 5 for all other modes)"));
-  CHECK(has(flat, "iteration duration. (default: 1 s)"));
+  CHECK(has(flat, "(a call in progress is finished first). (default: 1 s)"));
   CHECK(has(flat, "(default: 10 min)"));
   CHECK(has(flat, "'halfmax' half of them, rounded up. (default: 1)"));
   CHECK(has(flat, "(default: s for Throughput (ops/s), ns for the time modes (ns/op))"));

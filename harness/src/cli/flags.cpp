@@ -66,13 +66,13 @@ const FlagSpec kFlags[] = {
      "Replaces the modes set in code. (default: Throughput)",
      apply_modes},
     {"bs", "", "int", false,
-     "Batch size: number of benchmark calls per operation. Some benchmark modes may ignore this "
-     "setting. (default: 1)",
+     "Calls of the benchmark body that make up one measured operation (for work that is not in a "
+     "steady state; used by single shot, ignored where it makes no sense). (default: 1)",
      [](ParseState& s, std::string_view v) { overrides(s).measurement.batch_size = parse_int(v, IntBound::positive); }},
     {"e", "", "regexp+", true, "Benchmarks to exclude from the run; wins over the include patterns.", apply_excludes},
     {"f", "", "int", false,
-     "How many times to fork a single benchmark. Use 0 to run in this process, for debugging only: "
-     "results then depend on what ran before. (default: 3)",
+     "Fresh processes each benchmark runs in, one after another, their iterations pooled. 0 runs "
+     "in this process, for debugging only: results then depend on what ran before. (default: 3)",
      [](ParseState& s, std::string_view v) { overrides(s).fork.count = parse_int(v, IntBound::non_negative); }},
     {"foe", "", "bool", false,
      "Fail on error: stop the run at the first benchmark that fails, instead of going on with the "
@@ -92,41 +92,41 @@ const FlagSpec kFlags[] = {
      "Same as forkArgs, but added before the fork arguments in effect.",
      [](ParseState& s, std::string_view v) { append_split(s.fork_args_prepend, v); }},
     {"gc", "", "bool", false,
-     "Accepted so that JMH command lines keep working: C++ has no garbage collector to run between "
-     "iterations. (default: false)",
+     "Run a full collection of the bundled allocator between iterations (cmh_alloc_collect(): "
+     "drain frees from other threads, give free memory back to the OS), as JMH's System.gc(). "
+     "(default: false)",
      [](ParseState& s, std::string_view v) { overrides(s).gc_between_iterations = parse_bool(v); }},
-    {"h", "help", "", false, "Display help, and exit.",
+    {"h", "help", "", false, "Print this text and exit.",
      [](ParseState& s, std::string_view) { s.command_line.help = true; }},
     {"i", "", "int", false,
-     "Number of measurement iterations to do. Measurement iterations are counted towards the "
-     "benchmark score. (default: 1 for SingleShotTime, and 5 for all other modes)",
+     "Measurement iterations per fork; their scores make the result. (default: 1 for SingleShotTime, "
+     "and 5 for all other modes)",
      [](ParseState& s, std::string_view v) { overrides(s).measurement.iterations = parse_int(v, IntBound::positive); }},
-    {"l", "", "", false, "List the benchmarks that match a filter, and exit.",
+    {"l", "", "", false, "Print the names of the selected benchmarks and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list = true; }},
-    {"lp", "", "", false, "List the benchmarks that match a filter, along with parameters, and exit.",
+    {"lp", "", "", false, "Print the selected benchmarks with their parameters and values, and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list_with_params = true; }},
-    {"lprof", "", "", false, "List profilers, and exit.",
+    {"lprof", "", "", false, "Print the profilers, those that cannot run here with the reason, and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list_profilers = true; }},
-    {"lrf", "", "", false, "List machine-readable result formats, and exit.",
+    {"lrf", "", "", false, "Print the result-file formats and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list_formats = true; }},
-    {"o", "", "filename", false, "Redirect human-readable output to a given file.",
+    {"o", "", "filename", false, "Write the console report to this file instead of standard output.",
      [](ParseState& s, std::string_view v) { s.command_line.output_file = non_empty(v, "a file name"); }},
     {"opi", "", "int", false,
      "Operations per invocation: how many operations one call of the benchmark counts as. "
      "(default: 1)",
      [](ParseState& s, std::string_view v) { overrides(s).ops_per_invocation = parse_int(v, IntBound::positive); }},
     {"p", "", "param={v,}*", true,
-     "Benchmark parameters. This option is expected to be used once per parameter. Parameter name and "
-     "parameter values should be separated with equals sign. Parameter values should be separated "
-     "with commas. They replace the values declared in code.",
+     "Values of one parameter, e.g. -p size=10,1000; give one -p per parameter. They replace the "
+     "values declared in code; each must convert to the parameter's type.",
      apply_params},
     {"prof", "", "profiler", true,
      "Use a profiler to collect additional data; repeat -prof for several. Options follow a colon: "
      "name:key=value;key2=value. name:help prints a profiler's options; -lprof lists the profilers.",
      [](ParseState& s, std::string_view v) { s.command_line.profilers.push_back(non_empty(v, "a profiler name")); }},
     {"r", "", "time", false,
-     "Minimum time to spend at each measurement iteration. Benchmarks may generally run longer than "
-     "iteration duration. (default: 1 s)",
+     "Length of each measurement iteration: the least time it lasts (a call in progress is finished "
+     "first). (default: 1 s)",
      [](ParseState& s, std::string_view v) { overrides(s).measurement.time = parse_time(v); }},
     {"rf", "", "type", false,
      "Format of the machine-readable result file; several formats may be given, comma-separated. See "
@@ -134,7 +134,7 @@ const FlagSpec kFlags[] = {
      "the extension of -rff names, else csv)",
      [](ParseState& s, std::string_view v) { s.command_line.result_format = non_empty(v, "a format name"); }},
     {"rff", "", "filename", false,
-     "Write machine-readable results to a given file, in the format of -rf. (default: "
+     "File the results are written to, in the format of -rf, after every benchmark. (default: "
      "cmh-result.<result-format>)",
      [](ParseState& s, std::string_view v) { s.command_line.result_file = non_empty(v, "a file name"); }},
     {"si", "", "bool", false,
@@ -143,15 +143,15 @@ const FlagSpec kFlags[] = {
      "for SingleShotTime. (default: true)",
      [](ParseState& s, std::string_view v) { overrides(s).sync_iterations = parse_bool(v); }},
     {"t", "", "int", false,
-     "Number of worker threads to run with. 'max' means every CPU this process may run on, "
+     "Worker threads that run the benchmark at once. 'max' means every CPU this process may run on, "
      "'halfmax' half of them, rounded up. (default: 1)",
      [](ParseState& s, std::string_view v) { overrides(s).threads = parse_threads(v); }},
     {"tg", "", "int+", true,
-     "Override thread group distribution for asymmetric (@Group-style) benchmarks: a comma-separated "
-     "list of thread counts, one per member of the group.",
+     "Threads per member of a thread-group benchmark (CMH_GROUP_BENCHMARK), comma-separated, in "
+     "member order; replaces cmh::group_threads in code.",
      apply_thread_groups},
     {"to", "", "time", false,
-     "Timeout for a benchmark iteration. After reaching it the fork is stopped and the benchmark is "
+     "How long an iteration may overrun its time before the fork is stopped and the benchmark "
      "reported as failed. (default: 10 min)",
      [](ParseState& s, std::string_view v) {
        const Nanos t = parse_time(v);
@@ -159,26 +159,25 @@ const FlagSpec kFlags[] = {
        overrides(s).timeout = t;
      }},
     {"tu", "", "TU", false,
-     "Override time unit in benchmark results. Available time units are: [ns, us, ms, s, m, h, day]. "
+     "Time unit the scores are shown in, one of [ns, us, ms, s, m, h, day]. "
      "(default: s for Throughput (ops/s), ns for the time modes (ns/op))",
      [](ParseState& s, std::string_view v) { overrides(s).output_unit = parse_time_unit(v); }},
-    {"v", "", "mode", false, "Verbosity mode. Available modes are: [SILENT, NORMAL, EXTRA]. (default: NORMAL)",
+    {"v", "", "mode", false, "How much to print: SILENT, NORMAL, or EXTRA (adds the fork command lines). (default: NORMAL)",
      [](ParseState& s, std::string_view v) { s.command_line.verbosity = parse_verbosity(v); }},
     {"w", "", "time", false,
-     "Minimum time to spend at each warmup iteration. Benchmarks may generally run longer than "
-     "iteration duration. (default: 1 s)",
+     "Length of each warmup iteration: the least time it lasts (a call in progress is finished "
+     "first). (default: 1 s)",
      [](ParseState& s, std::string_view v) { overrides(s).warmup.time = parse_time(v); }},
     {"wbs", "", "int", false,
-     "Warmup batch size: number of benchmark calls per operation. Some benchmark modes may ignore this "
-     "setting. (default: 1)",
+     "Like -bs, for warmup iterations. (default: 1)",
      [](ParseState& s, std::string_view v) { overrides(s).warmup.batch_size = parse_int(v, IntBound::positive); }},
     {"wf", "", "int", false,
-     "How many warmup forks to make for a single benchmark. All iterations within the warmup fork are "
-     "not counted towards the benchmark score. Use 0 to disable warmup forks. (default: 0)",
+     "Forks run before the measured ones, whose results are printed but left out of the score. "
+     "(default: 0)",
      [](ParseState& s, std::string_view v) { overrides(s).fork.warmups = parse_int(v, IntBound::non_negative); }},
     {"wi", "", "int", false,
-     "Number of warmup iterations to do. Warmup iterations are not counted towards the benchmark "
-     "score. (default: 0 for SingleShotTime, and 3 for all other modes)",
+     "Warmup iterations per fork, run before measuring and left out of the score. (default: 0 for "
+     "SingleShotTime, and 3 for all other modes)",
      [](ParseState& s, std::string_view v) { overrides(s).warmup.iterations = parse_int(v, IntBound::non_negative); }},
 };
 
