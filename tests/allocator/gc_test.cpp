@@ -54,10 +54,18 @@ void test_retire_and_explicit() {
 void test_adoption() {
   const cmh_alloc_stats_t s0 = snapshot();
   void* left = nullptr;
+  // A parked heap is adopted by a thread on its node: both threads say they run on CPU 0
+  // (before their first allocation), so they share a node whatever the machine's NUMA.
   // The first thread exits with a live block: its heap is parked with pages ...
-  std::thread([&left] { left = malloc(1000); }).join();
+  std::thread([&left] {
+    cmh_alloc_test_set_cpu(0);
+    left = malloc(1000);
+  }).join();
   // ... and the next thread adopts it.
-  std::thread([] { free(escape(malloc(10))); }).join();
+  std::thread([] {
+    cmh_alloc_test_set_cpu(0);
+    free(escape(malloc(10)));
+  }).join();
   const cmh_alloc_stats_t s1 = snapshot();
   CHECK(s1.adopt_count > s0.adopt_count);
   free(left);
