@@ -1,0 +1,16 @@
+# cmh-compare (compare/): unit tests of its statistics and readers against values
+# computed with SciPy, and end-to-end tests on real runs of cmh-compare-bench, on
+# Java JMH fixtures in both metric spellings, and on bad files.
+add_executable(cmh-compare-unit-tests ${CMAKE_CURRENT_SOURCE_DIR}/compare/main.cpp
+               ${CMAKE_CURRENT_SOURCE_DIR}/compare/significance_test.cpp
+               ${CMAKE_CURRENT_SOURCE_DIR}/compare/readers_test.cpp)
+cmh_apply_warnings(cmh-compare-unit-tests)
+target_link_libraries(cmh-compare-unit-tests PRIVATE cmh_compare_core doctest::doctest)
+doctest_discover_tests(cmh-compare-unit-tests TEST_PREFIX "compare-unit: " ADD_LABELS 0)
+
+cmh_add_benchmark(cmh-compare-bench SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/compare_bench.cpp)
+
+set(_cmh_compare_args --compare $<TARGET_FILE:cmh-compare> --bench $<TARGET_FILE:cmh-compare-bench>
+    --fixtures ${CMAKE_CURRENT_SOURCE_DIR}/compare/fixtures)
+cmh_add_e2e_test(compare_runs compare_runs.py ARGS ${_cmh_compare_args} TIMEOUT 300)
+cmh_add_e2e_test(compare_files compare_files.py ARGS ${_cmh_compare_args} TIMEOUT 120)

@@ -1,0 +1,93 @@
+"""cmh-compare on real runs of cmh-compare-bench: an A/A pair shows no change in the
+exact metrics and no regression past the threshold; a run with 20 % more work per op
+and one more allocation per op is reported as worse on the score and on both
+allocation metrics, with exit 1; the text and Markdown outputs show the same."""
+import os
+import sys
+import tempfile
+
+from cmhtest import run, check
+from compare_common import parse_args, compare_json, metrics_of
+import cmhtest
+
+args = parse_args()
+tmp = tempfile.mkdtemp(prefix="cmh-compare-runs-")
+# Short real runs: 5 forks so the forks are the samples, -prof alloc for the exact metrics.
+RUN = ["Compare.work", "-f", "5", "-wi", "1", "-i", "2", "-w", "50ms", "-r", "100ms", "-prof", "alloc"]
+
+
+def bench_run(name, extra, allocs):
+    path = os.path.join(tmp, name + ".json")
+    run(args.bench, RUN + ["-p", f"extra={extra}", "-p", f"allocs={allocs}", "-rf", "json,gbench",
+                           "-rff", path], timeout=120, check_exit=0)
+    return path
+
+
+base = bench_run("base", 0, 1)
+again = bench_run("again", 0, 1)
+slower = bench_run("slower", 20, 2)
+ignore = ["--ignore-param", "extra", "--ignore-param", "allocs"]
+
+# A/A: same work, same allocations. The exact metrics must be identical; the score may
+# differ by noise (the machine is shared), so the gate is generous and only checked as a gate.
+doc = compare_json(args.compare, [base, again, "--threshold", "15%"] + ignore, 0)
+m = metrics_of(doc, "Compare.work")
+check("score" in m, f"A/A: no score compared: {doc}")
+check(m.get("alloc.rate.norm", {}).get("verdict") == "same", f"A/A: alloc.rate.norm not 'same': {m.get('alloc.rate.norm')}")
+check(m.get("alloc.count.norm", {}).get("verdict") == "same", f"A/A: alloc.count.norm not 'same': {m.get('alloc.count.norm')}")
+if "score" in m:
+    s = m["score"]
+    check(s["samples"] == "forks" and s["base"]["n"] == 5 and s["new"]["n"] == 5, f"A/A: samples are not the 5 forks: {s}")
+    check(s["welch"] is not None and s["mannWhitney"] is not None, f"A/A: a test is missing: {s}")
+    check(not s["regression"], f"A/A: the score is a regression past 15%: {s}")
+    print(f"A/A score: ratio {s['ratio']:.3f} interval {s['ratioInterval']} verdict {s['verdict']} "
+          f"Welch p {s['welch']['p']:.3g} U p {s['mannWhitney']['p']:.3g} ({s['mannWhitney']['method']})")
+
+# 20 % more work and one more allocation: exit 1, all three reported.
+doc = compare_json(args.compare, [base, slower, "--threshold", "5%"] + ignore, 1)
+m = metrics_of(doc, "Compare.work")
+s = m.get("score", {})
+check(s.get("verdict") == "worse" and s.get("regression"), f"slowdown: score not a regression: {s}")
+if s.get("ratio"):
+    check(1.08 < s["ratio"] < 1.4, f"slowdown: ratio {s['ratio']} is far from 1.2")
+    print(f"slowdown score: ratio {s['ratio']:.3f} interval {s['ratioInterval']} Welch p {s['welch']['p']:.3g}")
+a = m.get("alloc.count.norm", {})
+check(a.get("verdict") == "worse" and a.get("regression") and abs(a.get("ratio", 0) - 2.0) < 1e-9,
+      f"extra allocation: alloc.count.norm not 1 -> 2 and a regression: {a}")
+b = m.get("alloc.rate.norm", {})
+check(b.get("verdict") == "worse" and b.get("regression"), f"extra allocation: alloc.rate.norm not a regression: {b}")
+
+# The allocation alone fails the run even when the score's gate is lifted.
+doc = compare_json(args.compare, [base, slower, "--threshold", "score=off"] + ignore, 1)
+check(not metrics_of(doc, "Compare.work")["score"]["regression"], "score=off still gates the score")
+# ... and nothing fails with every gate lifted.
+compare_json(args.compare, [base, slower, "--threshold", "score=off", "--threshold", "alloc.rate.norm=off",
+                            "--threshold", "alloc.count.norm=off"] + ignore, 0)
+
+# Without --ignore-param the points differ, so nothing matches: bad input, exit 2.
+proc = run(args.compare, [base, slower], check_exit=2)
+check("no benchmark matches" in proc.stderr, f"unmatched files: {proc.stderr!r}")
+
+# Text and Markdown carry the verdicts; the gbench files of the same runs compare too.
+proc = run(args.compare, [base, slower, "--threshold", "5%"] + ignore, check_exit=1)
+check("REGRESSION" in proc.stdout and "alloc.count.norm" in proc.stdout and "Welch p" in proc.stdout,
+      f"text output:\n{proc.stdout}")
+proc = run(args.compare, ["--format", "markdown", base, slower] + ignore, check_exit=1)
+check(proc.stdout.startswith("### ") and "| --- |" in proc.stdout and "**worse" in proc.stdout,
+      f"markdown output:\n{proc.stdout}")
+gb = lambda p: p[:-len(".json")] + ".gbench.json"
+doc = compare_json(args.compare, [gb(base), gb(slower), "--threshold", "5%"] + ignore, 1)
+m = metrics_of(doc, "Compare.work")
+check(m.get("score", {}).get("samples") == "repetitions", f"gbench: forks are not the repetitions: {m.get('score')}")
+check(m.get("alloc.count.norm", {}).get("regression"), f"gbench: allocation not reported: {m.get('alloc.count.norm')}")
+
+# Within one run: Compare.work against Compare.half, a known 2x.
+one = os.path.join(tmp, "one.json")
+run(args.bench, ["Compare", "-f", "1", "-wi", "1", "-i", "3", "-w", "50ms", "-r", "100ms", "-rf", "json", "-rff", one],
+    timeout=120, check_exit=0)
+doc = compare_json(args.compare, ["--baseline", "Compare.half", one, "--ignore-param", "extra",
+                                  "--ignore-param", "allocs"], 1)
+s = metrics_of(doc, "Compare.work").get("score", {})
+check(s.get("samples") == "iterations" and s.get("verdict") == "worse", f"--baseline: {s}")
+
+sys.exit(1 if cmhtest._failures else 0)
