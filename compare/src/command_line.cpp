@@ -31,6 +31,8 @@ Options:
                             (NAME:key=value compares the other values of key)
   --format text|markdown|json   output format (default text)
   -o, --output FILE         write the output to FILE
+  --html FILE               also write a self-contained HTML report (inline SVG ratio
+                            charts with intervals, gates, samples and verdicts)
   -h, --help                this text
 
 Exit status: 0 no regression past a threshold, 1 regression, 2 bad input or usage.
@@ -91,6 +93,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       else if (v == "markdown" || v == "md") cl.format = OutputFormat::markdown;
       else if (v == "json") cl.format = OutputFormat::json;
       else throw InputError("--format " + v + ": expected text, markdown or json");
+    } else if (a == "--html") {
+      cl.html = value();
     } else if (a == "-o" || a == "--output") {
       cl.output = value();
     } else if (a.size() > 1 && a[0] == '-') {

@@ -17,6 +17,7 @@ struct CommandLine {
   CompareOptions options;
   OutputFormat format = OutputFormat::text;
   std::string output;    ///< -o FILE; empty: stdout
+  std::string html;      ///< --html FILE: also write the HTML report
   bool help = false;
 };
 

@@ -196,6 +196,8 @@ MetricComparison compare_metric(const Metric& base, const Metric& contender, con
     mc.samples = s.kind;
     const Moments ma = s.ma ? *s.ma : moments_of(s.a);
     const Moments mb = s.mb ? *s.mb : moments_of(s.b);
+    mc.base_samples = s.a;
+    mc.new_samples = s.b;
     mc.base_n = static_cast<int>(ma.n);
     mc.new_n = static_cast<int>(mb.n);
     mc.welch = welch_t_test(ma, mb);

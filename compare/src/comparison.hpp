@@ -44,6 +44,7 @@ struct MetricComparison {
   std::optional<double> threshold;  ///< the gate that applies, if any
   bool regression = false;   ///< worse past the gate
   std::string note;          ///< e.g. the unit conversion made
+  std::vector<double> base_samples, new_samples;  ///< what the tests ran on (for charts)
 };
 
 struct BenchmarkComparison {

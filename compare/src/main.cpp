@@ -3,6 +3,7 @@
 // with one line on stderr for bad input (a missing, empty, truncated or foreign file,
 // a bad option).
 #include "command_line.hpp"
+#include "html.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
       f << out;
       f.close();
       if (!f) throw InputError(cl.output + ": cannot write");
+    }
+    if (!cl.html.empty()) {
+      std::ofstream f(cl.html, std::ios::binary);
+      f << render_html(pairs, cl.options);
+      f.close();
+      if (!f) throw InputError(cl.html + ": cannot write");
     }
     bool regression = false;
     for (const auto& p : pairs) regression = regression || p.regression();

@@ -15,8 +15,10 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 std::string metric_key(const std::string& label) {
   std::string key = label;
-  // JMH 1.36 and earlier prefix profiler metrics with U+00B7 MIDDLE DOT (UTF-8 C2 B7).
-  if (starts_with(key, "\xC2\xB7")) key.erase(0, 2);
+  // JMH 1.36 and earlier put U+00B7 MIDDLE DOT (UTF-8 C2 B7) before profiler metrics
+  // ("·gc.alloc.rate") and between a method and its sample-mode percentiles
+  // ("measureSamples·p0.99"); 1.37 writes "gc.alloc.rate" and "p0.99".
+  if (const std::size_t dot = key.rfind("\xC2\xB7"); dot != std::string::npos) key.erase(0, dot + 2);
   // JMH's -prof gc and cmh's -prof gc say gc.alloc.*; cmh's -prof alloc says alloc.*.
   if (starts_with(key, "gc.alloc.")) key.erase(0, 3);
   // Google Benchmark's MemoryManager count, already per iteration = per op.

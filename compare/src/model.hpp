@@ -64,8 +64,8 @@ ResultFile read_result_file(const std::string& path);
 ResultFile parse_result_text(const std::string& text, const std::string& path);
 
 /// Folds the spellings of one metric across formats and versions: JMH <= 1.36's
-/// leading U+00B7 ("·gc.alloc.rate.norm"), JMH's gc.alloc.* vs cmh's alloc.*, and
-/// Google Benchmark's allocs_per_iter.
+/// U+00B7 ("·gc.alloc.rate.norm", "method·p0.99"), JMH's gc.alloc.* vs cmh's
+/// alloc.*, and Google Benchmark's allocs_per_iter.
 std::string metric_key(const std::string& label);
 /// True for metrics that are exact counts per op (bytes, allocations).
 bool is_exact_metric(const std::string& key, const std::string& unit);

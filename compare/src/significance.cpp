@@ -22,8 +22,20 @@ Moments moments_of(const std::vector<double>& values) {
   return m;
 }
 
+namespace {
+
+bool finite(const Moments& m) { return std::isfinite(m.mean) && std::isfinite(m.variance); }
+
+/// Welch-Satterthwaite can come out 0/0 when one side's variance term vanishes or
+/// underflows; the smaller side's n - 1 is then the conservative choice.
+double usable_df(double df, const Moments& a, const Moments& b) {
+  return std::isfinite(df) && df > 0 ? df : std::min(a.n, b.n) - 1;
+}
+
+}  // namespace
+
 std::optional<WelchResult> welch_t_test(const Moments& a, const Moments& b) {
-  if (a.n < 2 || b.n < 2) return std::nullopt;
+  if (a.n < 2 || b.n < 2 || !finite(a) || !finite(b)) return std::nullopt;
   const double va = a.variance / a.n, vb = b.variance / b.n;
   WelchResult r;
   if (va + vb == 0) {
@@ -33,7 +45,7 @@ std::optional<WelchResult> welch_t_test(const Moments& a, const Moments& b) {
     return r;
   }
   r.t = (b.mean - a.mean) / std::sqrt(va + vb);
-  r.df = (va + vb) * (va + vb) / (va * va / (a.n - 1) + vb * vb / (b.n - 1));
+  r.df = usable_df((va + vb) * (va + vb) / (va * va / (a.n - 1) + vb * vb / (b.n - 1)), a, b);
   const boost::math::students_t dist(r.df);
   r.p = 2 * boost::math::cdf(boost::math::complement(dist, std::fabs(r.t)));
   return r;
@@ -111,7 +123,7 @@ std::optional<MannWhitneyResult> mann_whitney_u(const std::vector<double>& a, co
 }
 
 std::optional<RatioInterval> fieller_ratio(const Moments& a, const Moments& b, double level) {
-  if (a.n < 2 || b.n < 2 || a.mean == 0) return std::nullopt;
+  if (a.n < 2 || b.n < 2 || a.mean == 0 || !finite(a) || !finite(b)) return std::nullopt;
   RatioInterval r;
   r.ratio = b.mean / a.mean;
   const double va = a.variance / a.n, vb = b.variance / b.n;
@@ -123,7 +135,7 @@ std::optional<RatioInterval> fieller_ratio(const Moments& a, const Moments& b, d
   }
   // Welch-Satterthwaite for the pivot b - ratio * a, evaluated at the point estimate.
   const double wa = r.ratio * r.ratio * va;
-  r.df = (vb + wa) * (vb + wa) / (vb * vb / (b.n - 1) + wa * wa / (a.n - 1));
+  r.df = usable_df((vb + wa) * (vb + wa) / (vb * vb / (b.n - 1) + wa * wa / (a.n - 1)), a, b);
   const double t = boost::math::quantile(boost::math::students_t(r.df), 0.5 + level / 2);
   // (b - q a)^2 <= t^2 (vb + q^2 va)  <=>  A q^2 - 2 B q + C <= 0
   const double A = a.mean * a.mean - t * t * va;

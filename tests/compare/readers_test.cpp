@@ -54,6 +54,15 @@ TEST_CASE("compare readers: JMH JSON, middle-dot spelling folded into the same k
   CHECK_FALSE(compare_files(old_file, new_file, o).regression());
 }
 
+TEST_CASE("compare readers: metric keys fold JMH's spellings") {
+  CHECK(metric_key("\xC2\xB7gc.alloc.rate.norm") == "alloc.rate.norm");
+  CHECK(metric_key("gc.alloc.rate") == "alloc.rate");
+  CHECK(metric_key("measureSamples\xC2\xB7p0.99") == "p0.99");
+  CHECK(metric_key("p0.99") == "p0.99");
+  CHECK(metric_key("gc.count") == "gc.count");
+  CHECK(metric_key("allocs_per_iter") == "alloc.count.norm");
+}
+
 TEST_CASE("compare readers: bad documents are one InputError naming the file") {
   CHECK_THROWS_WITH_AS(parse_result_text("", "e.json"), "e.json: the file is empty", InputError);
   CHECK_THROWS_WITH_AS(parse_result_text("[{\"benchmark\": \"x\"", "t.json"),

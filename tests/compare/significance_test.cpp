@@ -76,6 +76,11 @@ TEST_CASE("compare stats: Fieller's ratio interval") {
   CHECK(r->df == Approx(5.142263797256818).epsilon(1e-9));
   CHECK(r->lo == Approx(1.0693866061303154).epsilon(1e-9));
   CHECK(r->hi == Approx(1.1852088709872612).epsilon(1e-9));
+  // A new side of all zeros (ratio 0, its variance 0) still gives an interval.
+  const auto zero = fieller_ratio(moments_of({1.0, 2.0, 1.5}), moments_of({0.0, 0.0, 0.0}), 0.95);
+  REQUIRE(zero);
+  CHECK(zero->df == 2);
+  CHECK(zero->ratio == 0);
   // A base mean indistinguishable from zero has no bounded interval.
   const auto wide = fieller_ratio(moments_of({-1.0, 1.0, 0.5}), moments_of({2.0, 2.1, 1.9}), 0.95);
   REQUIRE(wide);

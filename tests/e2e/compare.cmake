@@ -14,3 +14,6 @@ set(_cmh_compare_args --compare $<TARGET_FILE:cmh-compare> --bench $<TARGET_FILE
     --fixtures ${CMAKE_CURRENT_SOURCE_DIR}/compare/fixtures)
 cmh_add_e2e_test(compare_runs compare_runs.py ARGS ${_cmh_compare_args} TIMEOUT 300)
 cmh_add_e2e_test(compare_files compare_files.py ARGS ${_cmh_compare_args} TIMEOUT 120)
+# The HTML report in Debian's headless chromium; skipped (77) only when chromium is absent.
+cmh_add_e2e_test(compare_html compare_html.py ARGS ${_cmh_compare_args} TIMEOUT 300)
+set_tests_properties(e2e:compare_html PROPERTIES SKIP_RETURN_CODE 77)
