@@ -307,15 +307,16 @@ NumaDecision decide_numa(const Topology& t, int use_numa_option) {
   const bool bind = t.policy_mode == MPOL_BIND;
   // libnuma's numa_get_membind() reports all nodes for default, local and preferred.
   NodeMask memory = (bind || interleave) ? t.policy_nodes : (t.memory_nodes & t.allowed_mems);
-  if (popcount(memory) <= 1) {
-    reason.add("The process is bound to a single NUMA node");
-    return d;
-  }
-  if (memory != t.cpu_nodes) {
-    reason.add("The process memory and cpu node configuration does not match (cpu nodes ")
-        .add_mask(t.cpu_nodes).add(", memory nodes ").add_mask(memory).add(")");
-    return d;
-  }
+  // Both rules can hold at once (--cpunodebind=0 --membind=1): then the reason says both,
+  // since the mismatch is what the user most likely did not intend.
+  const bool single = popcount(memory) <= 1;
+  const bool mismatch = memory != t.cpu_nodes;
+  if (single) reason.add("The process is bound to a single NUMA node");
+  if (single && mismatch) reason.add(", and its memory and cpu node configuration does not match");
+  if (!single && mismatch) reason.add("The process memory and cpu node configuration does not match");
+  if (mismatch)
+    reason.add(" (cpu nodes ").add_mask(t.cpu_nodes).add(", memory nodes ").add_mask(memory).add(")");
+  if (single || mismatch) return d;
   d.mode = interleave ? 2 : 1;
   d.nodes = memory;
   reason.add("UseNUMA is enabled in '").add(interleave ? "interleave" : "membind")

@@ -108,6 +108,12 @@ void table() {
        "The process memory and cpu node configuration does not match", 0},
       {"single node", "node0=0-1;policy=default", "", 0, "Only a single NUMA node is available", 0},
       {"membind 2, cpunodebind 2", four("cpunodebind=2;policy=bind:2"), "", 0, "The process is bound to a single NUMA node", 0},
+      // Both rules hold: the reason names both, the mismatch with its masks.
+      {"membind 1, cpunodebind 0", four("cpunodebind=0;policy=bind:1"), "", 0,
+       "The process is bound to a single NUMA node, and its memory and cpu node configuration does not match "
+       "(cpu nodes 0, memory nodes 1)", 0},
+      {"preferred 0, cpunodebind 1, memory 0 only", four("cpunodebind=1;memory=0;policy=preferred:0"), "", 0,
+       "The process is bound to a single NUMA node, and its memory and cpu node configuration does not match", 0},
       {"get_mempolicy forbidden", four("cpunodebind=0-3;policy=unavailable"), "", 0, "get_mempolicy is not available: EPERM", 0},
       {"no binding, default policy", four("cpunodebind=0-3;policy=default"), "", 1, "'membind' mode on nodes 0-3", 0},
       {"localalloc, all nodes", four("cpunodebind=0-3;policy=local"), "", 1, "'membind' mode on nodes 0-3", 0},
