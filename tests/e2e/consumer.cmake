@@ -2,8 +2,9 @@
 # consumer_build.py). consumer_install installs this build into a scratch prefix once
 # (a fixture); find_package and pkg_config build against that prefix; add_subdirectory and
 # fetchcontent compile cmh's sources again inside the user's build (unoptimised, through
-# the parent's compiler launcher if it has one, e.g. ccache) and take a lock so that
-# the two never compile at the same time.
+# the parent's compiler launcher if it has one: with ccache the second of the two, and
+# every later run, mostly hits the cache; without, each costs a build of cmh at -O0)
+# and take a lock so that the two never compile at the same time.
 set(_cmh_consumer_prefix ${CMAKE_CURRENT_BINARY_DIR}/consumer-prefix)
 set(_cmh_consumer_args --cmake ${CMAKE_COMMAND} --generator ${CMAKE_GENERATOR}
     --make-program ${CMAKE_MAKE_PROGRAM} --cc ${CMAKE_C_COMPILER} --cxx ${CMAKE_CXX_COMPILER}
@@ -18,6 +19,6 @@ foreach(step find_package pkg_config)
   set_tests_properties(e2e:consumer_${step} PROPERTIES FIXTURES_REQUIRED cmh_consumer_prefix)
 endforeach()
 foreach(step add_subdirectory fetchcontent)
-  cmh_add_e2e_test(consumer_${step} consumer_build.py ARGS --step ${step} ${_cmh_consumer_args} TIMEOUT 1800)
+  cmh_add_e2e_test(consumer_${step} consumer_build.py ARGS --step ${step} ${_cmh_consumer_args} TIMEOUT 2400)
   set_tests_properties(e2e:consumer_${step} PROPERTIES RESOURCE_LOCK cmh_consumer_compile)
 endforeach()

@@ -105,9 +105,14 @@ def configure_and_build(project, build, extra, build_type):
         cmd.append(f"-DCMAKE_BUILD_TYPE={build_type}")
     if args.launcher:
         cmd += [f"-DCMAKE_C_COMPILER_LAUNCHER={args.launcher}", f"-DCMAKE_CXX_COMPILER_LAUNCHER={args.launcher}"]
-    if sh(cmd, timeout=300) is None:
+    env = {}
+    if "ccache" in os.path.basename(args.launcher):
+        # The add_subdirectory and fetchcontent builds compile cmh's sources with the same
+        # flags into the same relative paths (cmh-build/ in each), so one fills ccache for the other.
+        env = {"CCACHE_BASEDIR": os.path.dirname(os.path.dirname(WORK)), "CCACHE_NOHASHDIR": "1"}
+    if sh(cmd, timeout=300, env=env) is None:
         return None
-    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=1500)
+    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=2300, env=env)
     if built is not None:
         t.check("warning:" not in built.stdout + built.stderr,
                 f"{os.path.basename(project)}: the build shows warnings:\n{built.stdout[-4000:]}")
@@ -157,7 +162,10 @@ else:
     build = os.path.join(WORK, "build")
     # No build type: cmh must not set one (it would in its own tree), and an unoptimised
     # build of cmh's sources is the quickest.
-    if configure_and_build(os.path.join(PROJECTS, step), build, [f"-DCMH_SOURCE={t.SOURCE}"], None):
+    extra = [f"-DCMH_SOURCE={t.SOURCE}"]
+    if step == "fetchcontent":
+        extra.append(f"-DFETCHCONTENT_BASE_DIR={build}")  # cmh-build/, as add_subdirectory's
+    if configure_and_build(os.path.join(PROJECTS, step), build, extra, None):
         check_compile_line(build, step)
         with open(os.path.join(build, "CMakeCache.txt")) as f:
             cache = f.read()
