@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: demo test bench build configure bootstrap clean
+.PHONY: demo test bench deb build configure bootstrap clean
 
 demo: build
 	./$(BUILD)/samples/cmh-samples 'TAB' -f 1 -wi 2 -i 3 -w 200ms -r 300ms -prof alloc
@@ -15,6 +15,10 @@ test: build
 # bench/run builds the bench executables in its own Release tree ($(BUILD)-bench).
 bench: bootstrap
 	./bench/run $(BUILD)
+
+# build/cmh_<version>_amd64.deb: the libraries, headers, CMake package and .pc files in /usr.
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)

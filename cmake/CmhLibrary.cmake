@@ -7,8 +7,12 @@
 # test never mixes in uninstrumented harness code.
 set(CMH_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 
+# Warnings are for cmh's own targets (PRIVATE) and only when cmh is the top-level
+# project (CMH_WARNINGS): a project embedding cmh sees no warnings from cmh's sources.
 function(cmh_apply_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  if(CMH_WARNINGS)
+    target_compile_options(${target} PRIVATE -Wall -Wextra)
+  endif()
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()
 

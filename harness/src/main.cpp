@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: MIT
-// main() of every benchmark executable (the cmh::main library).
-#include <cmh/profilers/builtins.hpp>
+// main() of every benchmark executable (the cmh::main library). A program that needs its
+// own main() links cmh::cmh and calls cmh::run_main itself (cmh/main.hpp).
+#include <cmh/main.hpp>
 
-#include "host/main_entry.hpp"
-
-int main(int argc, char** argv) {
-  cmh::profilers::register_builtins();
-  return cmh::run_main(argc, argv);
-}
+int main(int argc, char** argv) { return cmh::run_main(argc, argv); }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// cmh::run_main(): the benchmark executable's entry point. In a fork it is the
+// cmh::host::main_entry(): the benchmark executable's entry point. In a fork it is the
 // worker; on the host it checks everything that can be checked before anything
 // runs (command line, profilers, plan, result files, -o, the run lock) so that
 // bad input exits 1 having started nothing, then hands over to the run loop.
@@ -142,7 +142,7 @@ int run_host(int argc, char** argv) {
 
 }  // namespace
 
-int run_main(int argc, char** argv) {
+int host::main_entry(int argc, char** argv) {
   if (auto status = forking::maybe_run_worker(argc, argv)) return *status;
   try {
     return run_host(argc, argv);

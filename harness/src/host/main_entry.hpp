@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The benchmark executable's main(): cmh::main links a main() that calls this.
+// The benchmark executable's life once the profilers are registered: the public
+// cmh::run_main (cmh/main.hpp, harness/src/run_main.cpp) registers them and calls this.
 #pragma once
 
-namespace cmh {
+namespace cmh::host {
 /// Parses the command line, plans, runs (in forks or in-process), reports, writes
 /// result files. Returns the process exit status: 0 all benchmarks succeeded,
 /// 1 bad command line (nothing ran), 2 some benchmark failed, 128+signal interrupted.
-int run_main(int argc, char** argv);
-}  // namespace cmh
+int main_entry(int argc, char** argv);
+}  // namespace cmh::host
