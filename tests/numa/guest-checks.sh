@@ -34,7 +34,9 @@ while IFS='|' read -r id flags mode reason placement; do
   echo "-- $id: numactl $flags"
   # shellcheck disable=SC2086
   ${flags:+numactl $flags} "$PROBE" "$mode" "$reason" "$placement"
-  check "table $id: mode, reason and placement (${flags:+numactl $flags}${flags:-no binding})" $?
+  binding="numactl $flags"
+  [ -n "$flags" ] || binding="no binding"
+  check "table $id: mode, reason and placement ($binding)" $?
   json=/tmp/row-$id.json
   # shellcheck disable=SC2086
   out=$("$PROFILED" Alloc.vector_1000 -f 1 -wi 0 -i 1 -r 100ms ${flags:+-forkArgs "$flags"} -rf json -rff "$json" 2>&1)
