@@ -25,13 +25,20 @@ CMH_EXPORT uint64_t cmh_alloc_gc_count(void) { return gc_count(); }
 CMH_EXPORT uint64_t cmh_alloc_gc_time_ns(void) { return gc_time_ns(); }
 
 CMH_EXPORT void cmh_alloc_collect(void) {
-  if (ensure_initialized()) collect_everything();
+  if (!ensure_initialized()) return;
+  collect_everything();
+  numa_log_print("on collect");
 }
 
 CMH_EXPORT int cmh_alloc_numa_mode(const char** reason) {
   ensure_initialized();
   if (reason) *reason = numa_decision().reason;
   return numa_decision().mode;
+}
+
+CMH_EXPORT const char* cmh_alloc_numa_nodes(void) {
+  ensure_initialized();
+  return numa_decision().node_list;
 }
 
 CMH_EXPORT const char* cmh_alloc_options_string(void) {
@@ -46,6 +53,20 @@ CMH_EXPORT int cmh_alloc_node_of(const void* p) { return node_of(p); }
 CMH_EXPORT int cmh_alloc_stats_get(cmh_alloc_stats_t* stats) {
   ensure_initialized();
   return stats_fill(stats) ? 1 : 0;
+}
+
+CMH_EXPORT size_t cmh_alloc_node_allocations(cmh_alloc_node_alloc_t* rows, size_t capacity) {
+  ensure_initialized();
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  for (int n = 0; rows && n < nodes && static_cast<size_t>(n) < capacity; ++n) {
+    const NodeTotals t = node_totals(n);
+    rows[n].node_id = g_space.layout.node_id[n];
+    rows[n].alloc_bytes = t.bytes;
+    rows[n].alloc_count = t.count;
+    rows[n].local_bytes = t.local_bytes;
+    rows[n].local_count = t.local_count;
+  }
+  return static_cast<size_t>(nodes);
 }
 
 CMH_EXPORT size_t cmh_alloc_stats_json(char* buffer, size_t size) {

@@ -58,13 +58,52 @@ Totals heap_totals(const Heap* heap) {
       if (spins > 64) prim::yield();
       continue;
     }
-    const uint64_t bytes = heap->counters.bytes.load(std::memory_order_relaxed);
-    const uint64_t count = heap->counters.count.load(std::memory_order_relaxed);
-    const uint64_t tally = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
+    uint64_t bytes = heap->counters.bytes.load(std::memory_order_relaxed);
+    uint64_t count = heap->counters.count.load(std::memory_order_relaxed);
+    for (int n = 0; n < g_space.node_count; ++n) {
+      const uint64_t tally = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
+      bytes += tally & kTallyBytes;
+      count += tally >> kTallyShift;
+    }
     std::atomic_thread_fence(std::memory_order_acquire);
-    if (heap->seq.load(std::memory_order_relaxed) == s1)
-      return Totals{bytes + (tally & kTallyBytes), count + (tally >> kTallyShift)};
+    if (heap->seq.load(std::memory_order_relaxed) == s1) return Totals{bytes, count};
   }
+}
+
+NodeTotals heap_node_totals(const Heap* heap, int n) {
+  const NodeCounters& c = heap->counters.per_node[n];
+  for (int spins = 0;; ++spins) {
+    const uint32_t s1 = heap->seq.load(std::memory_order_acquire);
+    if (s1 & 1) {
+      if (spins > 64) prim::yield();
+      continue;
+    }
+    NodeTotals t{load(c.bytes), load(c.count), load(c.local_bytes), load(c.local_count)};
+    const uint64_t tally = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
+    const uint32_t node = __atomic_load_n(&heap->node, __ATOMIC_RELAXED);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (heap->seq.load(std::memory_order_relaxed) != s1) continue;
+    // The unfolded tally is local exactly when the heap is on node n (fold_tally's rule).
+    t.bytes += tally & kTallyBytes;
+    t.count += tally >> kTallyShift;
+    if (node == static_cast<uint32_t>(n)) {
+      t.local_bytes += tally & kTallyBytes;
+      t.local_count += tally >> kTallyShift;
+    }
+    return t;
+  }
+}
+
+NodeTotals node_totals(int n) {
+  NodeTotals sum;
+  for (const Heap* heap = registry_first(); heap; heap = heap->registry_next) {
+    const NodeTotals t = heap_node_totals(heap, n);
+    sum.bytes += t.bytes;
+    sum.count += t.count;
+    sum.local_bytes += t.local_bytes;
+    sum.local_count += t.local_count;
+  }
+  return sum;
 }
 
 Totals process_totals() {
@@ -152,6 +191,11 @@ bool stats_fill(cmh_alloc_stats_t* stats) {
 #define CMH_ALLOC_COPY_(name, description) row.name = load(s.name);
     CMH_ALLOC_NODE_STATS_FIELDS(CMH_ALLOC_COPY_)
 #undef CMH_ALLOC_COPY_
+    const NodeTotals allocated = node_totals(n);
+    row.alloc_bytes = allocated.bytes;
+    row.alloc_count = allocated.count;
+    row.local_bytes = allocated.local_bytes;
+    row.local_count = allocated.local_count;
     stats->committed_bytes += row.committed_bytes;
     stats->dirty_bytes += load(s.dirty_bytes);
     stats->resident_bytes += region_resident_bytes(n);
@@ -177,6 +221,7 @@ size_t stats_json(char* buffer, size_t size) {
     out.add(n ? ",{" : "{").add("\"node_id\":").add_int(row.node_id);
 #define CMH_ALLOC_JSON_(name, description) out.add(",\"" #name "\":").add_uint(row.name);
     CMH_ALLOC_NODE_STATS_FIELDS(CMH_ALLOC_JSON_)
+    CMH_ALLOC_NODE_ALLOC_FIELDS(CMH_ALLOC_JSON_)
 #undef CMH_ALLOC_JSON_
     out.add('}');
   }

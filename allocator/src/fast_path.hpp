@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The inlined fast paths shared by the malloc family (entry.cpp) and operator new/delete
-// (entry_new.cpp). malloc: index the direct table, pop `page->free`, one thread-local add.
+// (entry_new.cpp). malloc: index the direct table, pop `page->free`, one thread-local add
+// (into the tally of the page's node).
 // free: subtract the reservation base, shift to the slice's descriptor, compare its owner
 // with the calling thread's heap, push onto `local_free`. Anything else is a call to heap.cpp.
 #pragma once
@@ -16,7 +17,7 @@ CMH_INLINE void* pop_direct(Heap* heap, size_t size) {
   if (CMH_UNLIKELY(block == nullptr)) return nullptr;
   page->free = block->next;
   page->used++;
-  tally_add(heap, size);
+  tally_add(heap, page, size);
   if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
   return block;
 }

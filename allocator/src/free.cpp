@@ -221,7 +221,7 @@ void* heap_realloc(void* p, size_t size) {
         if (size <= usable && size > kMediumMax) return p;
         if (size > usable && !(page->flags & kHasAligned) && page->heap.load(std::memory_order_relaxed) == heap &&
             grow_large_in_place(heap, page, size)) {
-          count_slow(heap, size - usable);
+          count_slow(heap, size - usable, p);
           return p;
         }
         break;

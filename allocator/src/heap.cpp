@@ -98,6 +98,7 @@ Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
   page->used = 0;
   page->flags = 0;
   page->kind = kind;
+  page->node = info.node;
   page->is_zero = zero ? 1 : 0;
   page->thread_free.store(kNormal, std::memory_order_relaxed);
   page->slice_offset = 0;
@@ -241,6 +242,7 @@ void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
   page->used = 1;
   page->flags = 0;
   page->kind = kPageHuge;
+  page->node = g_space.regions[r].node;
   page->is_zero = *is_zero;
   page->block_size = bytes;
   page->slice_offset = 0;
@@ -308,9 +310,17 @@ void region_list_remove(Heap* heap, uint32_t r) {
   info.prev = info.next = 0;
 }
 
-void count_slow(Heap* heap, uint64_t bytes) {
-  heap->counters.bytes.store(heap->counters.bytes.load(std::memory_order_relaxed) + bytes, std::memory_order_relaxed);
-  heap->counters.count.store(heap->counters.count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+void count_slow(Heap* heap, uint64_t bytes, const void* block) {
+  const uint32_t n = page_of_pointer(block)->node;
+  HeapCounters& c = heap->counters;
+  add_relaxed(c.bytes, bytes);
+  add_relaxed(c.count, 1);
+  add_relaxed(c.per_node[n].bytes, bytes);
+  add_relaxed(c.per_node[n].count, 1);
+  if (n == heap->node) {
+    add_relaxed(c.per_node[n].local_bytes, bytes);
+    add_relaxed(c.per_node[n].local_count, 1);
+  }
 }
 
 // ---- direct table ----
@@ -495,7 +505,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       page->free = block->next;
       page->used++;
       if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
-      tally_add(heap, counted);
+      tally_add(heap, page, counted);
       if (zero) memset(block, 0, size);
       return block;
     }
@@ -505,7 +515,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
     if (Page* page = large_from_cache(heap, (size + kSliceSize - 1) / kSliceSize)) {
       bool is_zero = false;
       void* p = large_hand_out(page, &is_zero);
-      count_slow(heap, counted);
+      count_slow(heap, counted, p);
       if (zero) memset(p, 0, size);
       return p;
     }
@@ -525,7 +535,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       return out_of_memory(size);
     }
   }
-  count_slow(heap, counted);
+  count_slow(heap, counted, p);
   if (zero && !is_zero) memset(p, 0, size);
   return p;
 }

@@ -4,7 +4,8 @@
 // queue per size class, and its counters. Heaps are never freed: a thread's heap is
 // parked at thread exit and adopted by a later thread, so the set of counter records
 // only grows and the process total (the sum over all records) is exact and monotonic.
-// Fast path cost: malloc pops `page->free` and does one thread-local add (the tally);
+// Fast path cost: malloc pops `page->free` and does one thread-local add (the tally of
+// the page's node: one byte load from the page's first cache line more than a single tally);
 // free pushes onto `page->local_free`. No lock, no atomic read-modify-write.
 #pragma once
 
@@ -36,8 +37,16 @@ enum GcKind : unsigned {
   kGcExplicit = 16  // cmh_alloc_collect()
 };
 
+// Folded per-node totals: bytes and allocations served from a logical node's memory, and
+// of those, the ones served while the heap was on that node (the thread's node as of its
+// last page refill: local). Remote = total - local.
+struct NodeCounters {
+  std::atomic<uint64_t> bytes{0}, count{0}, local_bytes{0}, local_count{0};
+};
+
 struct HeapCounters {
-  std::atomic<uint64_t> bytes{0}, count{0};  // folded totals
+  std::atomic<uint64_t> bytes{0}, count{0};  // folded totals (the sum over per_node)
+  NodeCounters per_node[kMaxNodes];
   std::atomic<uint64_t> gc_count{0}, gc_ns{0};
   std::atomic<uint64_t> drains{0}, retires{0}, purges{0}, adopts{0}, explicit_collects{0};
   std::atomic<uint64_t> pages_retired{0}, bytes_purged{0}, oom{0};
@@ -46,7 +55,9 @@ struct HeapCounters {
 struct Heap {
   // ---- fast path
   Page* direct[kDirectSlots];
-  uint64_t tally = 0;  // written by the owner only (relaxed atomic stores), read by anyone
+  // One tally per logical node of the serving page; written by the owner only (relaxed
+  // atomic stores), read by anyone. Entries >= g_space.node_count stay 0.
+  uint64_t tally[kMaxNodes] = {};
   // ---- slow path (owner only)
   PageQueue queues[kClassCount];
   PageQueue full;
@@ -84,17 +95,37 @@ constexpr Heap::Heap() : direct() {
   for (auto& d : direct) d = &g_empty_page;
 }
 
-/// Owner, slow path: moves the tally into the 64-bit totals under the heap's seqlock.
+CMH_INLINE void add_relaxed(std::atomic<uint64_t>& a, uint64_t v) {
+  a.store(a.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+}
+
+/// Owner, slow path: moves the tallies into the 64-bit totals under the heap's seqlock.
+/// The tally of the heap's own node is local. Called before heap->node changes, so that
+/// between two folds the heap's node is one value.
 CMH_INLINE void fold_tally(Heap* heap) {
-  const uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
-  if (t == 0) return;
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  uint64_t any = 0;
+  for (int n = 0; n < nodes; ++n) any |= __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
+  if (any == 0) return;
   const uint32_t s = heap->seq.load(std::memory_order_relaxed);
   heap->seq.store(s + 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
   HeapCounters& c = heap->counters;
-  c.bytes.store(c.bytes.load(std::memory_order_relaxed) + (t & kTallyBytes), std::memory_order_relaxed);
-  c.count.store(c.count.load(std::memory_order_relaxed) + (t >> kTallyShift), std::memory_order_relaxed);
-  __atomic_store_n(&heap->tally, 0, __ATOMIC_RELAXED);
+  for (int n = 0; n < nodes; ++n) {
+    const uint64_t t = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
+    if (t == 0) continue;
+    const uint64_t bytes = t & kTallyBytes, count = t >> kTallyShift;
+    add_relaxed(c.bytes, bytes);
+    add_relaxed(c.count, count);
+    NodeCounters& node = c.per_node[n];
+    add_relaxed(node.bytes, bytes);
+    add_relaxed(node.count, count);
+    if (static_cast<uint32_t>(n) == heap->node) {
+      add_relaxed(node.local_bytes, bytes);
+      add_relaxed(node.local_count, count);
+    }
+    __atomic_store_n(&heap->tally[n], 0, __ATOMIC_RELAXED);
+  }
   heap->seq.store(s + 2, std::memory_order_release);
 }
 
@@ -104,9 +135,10 @@ CMH_INLINE Page* page_of_pointer(const void* p) {
   return page - page->slice_offset;
 }
 
-CMH_INLINE void tally_add(Heap* heap, uint64_t bytes) {
-  uint64_t t = __atomic_load_n(&heap->tally, __ATOMIC_RELAXED);
-  __atomic_store_n(&heap->tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);
+CMH_INLINE void tally_add(Heap* heap, const Page* page, uint64_t bytes) {
+  uint64_t* tally = &heap->tally[page->node];
+  uint64_t t = __atomic_load_n(tally, __ATOMIC_RELAXED);
+  __atomic_store_n(tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);
 }
 
 }  // namespace cmh::allocator

@@ -60,8 +60,9 @@ void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size);
 /// Called by the free fast path when a page's last block came back and it is not alone.
 void page_became_empty(Heap* heap, Page* page);
 void heap_fold(Heap* heap);
-/// Counts one allocation of `bytes` straight into the folded totals (the owner only).
-void count_slow(Heap* heap, uint64_t bytes);
+/// Counts one allocation of `bytes` (the block at `block`, for its node) straight into the
+/// folded totals (the owner only).
+void count_slow(Heap* heap, uint64_t bytes, const void* block);
 void region_list_push(Heap* heap, uint32_t region, uint8_t list);
 void region_list_remove(Heap* heap, uint32_t region);
 /// Retires `page` if nothing can still reach it; false when it must wait.
@@ -119,6 +120,13 @@ struct Totals {
   uint64_t bytes = 0, count = 0;
 };
 Totals heap_totals(const Heap* heap);
+/// Per logical node n: bytes and allocations served from its memory, and the local share.
+struct NodeTotals {
+  uint64_t bytes = 0, count = 0, local_bytes = 0, local_count = 0;
+};
+NodeTotals node_totals(int n);
+/// -Xlog:numa (numa_log.cpp): the per-node statistics on stderr, `when` = "at exit", ...
+void numa_log_print(const char* when);
 Totals process_totals();
 uint64_t thread_bytes();
 uint64_t live_threads_bytes();

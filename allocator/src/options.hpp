@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The allocator's options, read once at start-up from the environment variable
 // CMH_ALLOC in the JVM's spelling (-Xmx64m -Xms16m -XX:+AlwaysPreTouch -XX:-UseNUMA
-// -XX:RegionSize=4m -XX:DecayTime=500). A malformed or unknown option is reported on
+// -XX:RegionSize=4m -XX:DecayTime=500 -Xlog:numa). A malformed or unknown option is reported on
 // stderr once and its default is kept; nothing here ever aborts the program.
 #pragma once
 
@@ -16,6 +16,7 @@ struct Options {
   int use_numa = -1;          ///< -1 default (on when the NUMA rules allow), 0 off, 1 on (explicit)
   unsigned region_shift = 0;  ///< log2 of -XX:RegionSize; 0 = ergonomic default
   int64_t decay_ms = kDefaultDecayMs;
+  bool log_numa = false;      ///< -Xlog:numa: per-node statistics at exit and on collect
 };
 
 /// Parses `text` (may be nullptr). Reports each bad option through report(line).

@@ -34,7 +34,8 @@ inline constexpr uint8_t kHasAligned = 2;  // holds an interior pointer from ali
 inline constexpr uintptr_t kNormal = 0, kFull = 1, kNotifying = 2, kStateMask = 3;
 
 struct Page {
-  // ---- hot: the malloc and free fast paths touch only these 32 bytes
+  // ---- hot: the malloc and free fast paths touch only these 32 bytes (and `node`, in
+  // the same cache line)
   Block* free;                // blocks malloc pops
   uint32_t used;              // blocks handed out and not yet back (locally or collected)
   uint8_t flags;              // kInFull | kHasAligned
@@ -49,14 +50,16 @@ struct Page {
   uint32_t slice_offset;      // interior descriptor: distance to the run's first slice
   uint32_t capacity;          // blocks threaded so far (the free list grows 4 KiB at a time)
   uint32_t reserved;          // blocks that fit in the page
-  uint32_t slice_count;
+  uint8_t node;               // logical node of its region: the malloc fast path counts per node
+  uint8_t spare[3];
   Page* next;                 // queue links
   Page* prev;
   Page* notify_next;          // link in the owner's notify list
   uint64_t stamp;             // large cache: maintenance epoch when cached
   uint8_t notify_pending;     // owner left kFull and found a remote notification under way
   uint8_t queue;              // which heap queue holds it (kQueueNone, kQueueClass, ...)
-  uint8_t padding[30];
+  uint32_t slice_count;
+  uint8_t padding[24];
 };
 static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
 

@@ -87,6 +87,7 @@ Heap* pool_pop(int node) {
 }
 
 void adopt(Heap* heap, int node) {
+  fold_tally(heap);  // parked heaps were folded at exit; this keeps the rule local to here
   const Totals totals = heap_totals(heap);
   heap->adopt_bytes.store(totals.bytes, std::memory_order_relaxed);
   heap->adopt_count.store(totals.count, std::memory_order_relaxed);
@@ -161,7 +162,10 @@ int current_node(Heap* heap) {
   int cpu = tls_test_cpu >= 0 ? tls_test_cpu : prim::current_cpu();
   if (cpu < 0 || cpu >= static_cast<int>(kMaxCpus)) cpu = 0;
   const int node = g_space.layout.cpu_to_node[cpu];
-  if (heap && heap != &g_bootstrap) heap->node = static_cast<uint32_t>(node);
+  if (heap && heap != &g_bootstrap && heap->node != static_cast<uint32_t>(node)) {
+    fold_tally(heap);  // what was counted so far was local to the old node
+    heap->node = static_cast<uint32_t>(node);
+  }
   return node;
 }
 

@@ -319,6 +319,7 @@ NumaDecision decide_numa(const Topology& t, int use_numa_option) {
   if (single || mismatch) return d;
   d.mode = interleave ? 2 : 1;
   d.nodes = memory;
+  TextBuffer(d.node_list, sizeof(d.node_list)).add_mask(memory);
   reason.add("UseNUMA is enabled in '").add(interleave ? "interleave" : "membind")
       .add("' mode on nodes ").add_mask(memory);
   return d;

@@ -34,6 +34,7 @@ struct NumaDecision {
   int mode = 0;        ///< cmh_alloc_numa_t
   NodeMask nodes = 0;  ///< nodes whose regions the heap uses when on
   char reason[192] = {};
+  char node_list[192] = {};  ///< `nodes` as a list ("0-1"), empty when off
 };
 
 struct NodeLayout {

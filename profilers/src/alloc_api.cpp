@@ -14,6 +14,7 @@ const AllocatorApi& linked_allocator() {
     a.gc_time_ns = &cmh_alloc_gc_time_ns;
     a.numa_mode = &cmh_alloc_numa_mode;
     a.stats_get = &cmh_alloc_stats_get;
+    a.node_allocations = &cmh_alloc_node_allocations;
     return a;
   }();
   return api;

@@ -5,6 +5,7 @@
 // with a fake allocator whose counters they set by hand.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct AllocatorApi {
   std::uint64_t (*gc_time_ns)() = nullptr;
   int (*numa_mode)(const char** reason) = nullptr;
   int (*stats_get)(cmh_alloc_stats_t* stats) = nullptr;
+  std::size_t (*node_allocations)(cmh_alloc_node_alloc_t* rows, std::size_t capacity) = nullptr;
 };
 
 /// The entry points this executable was linked with.

@@ -36,6 +36,13 @@ Metrics (read from the bundled allocator at the end of each iteration):
   numa.node<N>.committed   KiB    maximum  heap committed on node N (numa.pool.committed when off)
   numa.placement.match     ratio  average  pages that landed on the node they were requested for
                                            / pages requested, since the fork started (NUMA on only)
+  numa.node<N>.alloc.norm  B/op   average  bytes allocated from node N's memory in the iteration,
+                                           per op, all threads (NUMA on only)
+  numa.local.ratio         ratio  average  share of the iteration's allocated bytes that came from
+                                           the allocating thread's own node (its node at its last
+                                           page refill); 1.0 = every byte local (NUMA on only)
+When NUMA mode is off the heap is one pool placed by the kernel's policy, not by node:
+the per-node and local figures are then unknown, and numa.enabled's note says so.
 The mode is decided at start-up from the CPU and memory binding (-XX:+UseNUMA, numactl
 --cpunodebind/--membind in the fork arguments): see the allocator section of the README.
 )";
@@ -53,10 +60,37 @@ const char* NumaProfiler::mode_name(int mode) {
   }
 }
 
-void NumaProfiler::before_iteration(const BenchmarkParams&, const IterationParams&) {}
+std::size_t NumaProfiler::read_node_allocations(cmh_alloc_node_alloc_t* rows) const {
+  if (!api_.node_allocations) return 0;  // an allocator older than the per-node counters
+  const std::size_t n = api_.node_allocations(rows, CMH_ALLOC_MAX_NODES);
+  return n < CMH_ALLOC_MAX_NODES ? n : CMH_ALLOC_MAX_NODES;
+}
+
+void NumaProfiler::before_iteration(const BenchmarkParams&, const IterationParams&) {
+  before_count_ = read_node_allocations(before_);
+}
+
+void NumaProfiler::add_allocation_rows(std::vector<ScalarResult>& out, const cmh_alloc_node_alloc_t* after,
+                                       std::size_t count, std::uint64_t ops) {
+  if (count == 0 || count != before_count_ || ops == 0) return;
+  std::uint64_t bytes = 0, local = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t b = after[i].alloc_bytes - before_[i].alloc_bytes;
+    bytes += b;
+    local += after[i].local_bytes - before_[i].local_bytes;
+    out.push_back({node_label(after[i].node_id, "alloc.norm"), static_cast<double>(b) / static_cast<double>(ops),
+                   "B/op", AggregationPolicy::average});
+  }
+  if (bytes > 0)
+    out.push_back({"numa.local.ratio", static_cast<double>(local) / static_cast<double>(bytes), "ratio",
+                   AggregationPolicy::average});
+}
 
 std::vector<ScalarResult> NumaProfiler::after_iteration(const BenchmarkParams&, const IterationParams&,
-                                                        const IterationResult&) {
+                                                        const IterationResult& result) {
+  // First, before this method allocates anything itself.
+  cmh_alloc_node_alloc_t after[CMH_ALLOC_MAX_NODES];
+  const std::size_t after_count = read_node_allocations(after);
   stats_ = cmh_alloc_stats_t{};
   stats_.size = sizeof(cmh_alloc_stats_t);
   stats_.version = CMH_ALLOC_STATS_VERSION;
@@ -67,7 +101,9 @@ std::vector<ScalarResult> NumaProfiler::after_iteration(const BenchmarkParams&, 
   std::vector<ScalarResult> out;
   const bool on = mode != CMH_ALLOC_NUMA_OFF;
   std::string note = std::string(mode_name(mode)) + (reason && *reason ? std::string(": ") + reason : "");
+  if (!on) note += "; bytes per node and numa.local.ratio: unknown (the heap is not placed by node)";
   out.push_back({"numa.enabled", on ? 1.0 : 0.0, "bool", AggregationPolicy::min, note});
+  if (on) add_allocation_rows(out, after, after_count, result.all_ops);
   if (!have_stats) return out;  // a different stats version: the mode is all we can say
 
   const std::uint64_t rows = stats_.node_count < CMH_ALLOC_MAX_NODES ? stats_.node_count : CMH_ALLOC_MAX_NODES;

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -89,7 +90,8 @@ int report() {
   for (auto& t : threads) t.join();
   const char* reason = nullptr;
   const int mode = cmh_alloc_numa_mode(&reason);
-  std::printf("mode=%d\nreason=%s\noptions=%s\n", mode, reason, cmh_alloc_options_string());
+  std::printf("mode=%d\nreason=%s\noptions=%s\nnodes=%s\n", mode, reason, cmh_alloc_options_string(),
+              cmh_alloc_numa_nodes());
   return 0;
 }
 
@@ -150,6 +152,8 @@ void table() {
       std::fprintf(stderr, "row '%s': expected mode %d, reason containing '%s', %d stderr line(s); got:\n%s%s\n",
                    row.name, row.mode, row.reason, row.stderr_lines, child.out.c_str(), child.err.c_str());
     CHECK(ok);
+    // The node list is empty exactly when NUMA mode is off.
+    CHECK((child.out.find("nodes=\n") != std::string::npos) == (row.mode == 0));
     if (row.stderr_lines == 1 && row.mode == 0 && row.options[0])
       CHECK(child.err.find("NUMA support disabled: ") == 0);
   }
@@ -166,8 +170,12 @@ int node_of_fresh_block(size_t size) {
 int placement() {
   const char* reason = nullptr;
   CHECK_EQ(cmh_alloc_numa_mode(&reason), CMH_ALLOC_NUMA_MEMBIND);
+  CHECK(std::string(cmh_alloc_numa_nodes()) == "0-3");
+  cmh_alloc_stats_t at_start;
+  CHECK(cmh_alloc_stats_get(cmh_alloc_stats_init(&at_start)));
+  uint64_t thread_bytes[4] = {};
   for (int cpu = 0; cpu < 4; ++cpu) {
-    std::thread([cpu] {
+    std::thread([cpu, &thread_bytes] {
       cmh_alloc_test_set_cpu(cpu);
       // Small blocks (a fresh heap's first page) and large blocks (a fresh page each).
       std::vector<void*> small;
@@ -176,6 +184,7 @@ int placement() {
       for (void* p : small) free(p);
       CHECK_EQ(node_of_fresh_block(300000), cpu);
       CHECK_EQ(node_of_fresh_block(9 << 20), cpu);  // huge: whole regions of that node
+      thread_bytes[cpu] = cmh_alloc_thread_allocated_bytes();
     }).join();
   }
   // A thread that migrates: its next page refill notices and takes the new node's memory.
@@ -183,15 +192,42 @@ int placement() {
     cmh_alloc_test_set_cpu(1);
     void* before = malloc(200000);
     CHECK_EQ(cmh_alloc_node_of(before), 1);
+    void* warm = cmh_test::escape(malloc(64));  // a node-1 page of 64-byte blocks
+    CHECK_EQ(cmh_alloc_node_of(warm), 1);
     cmh_alloc_test_set_cpu(3);
     void* after = malloc(200000);
     CHECK_EQ(cmh_alloc_node_of(after), 3);
+    // Small blocks from the node-1 page it still holds, now that its heap is on node 3:
+    // remote bytes of node 1.
+    void* small[10];
+    for (void*& p : small) p = cmh_test::escape(malloc(64));
+    for (void* p : small) CHECK_EQ(cmh_alloc_node_of(p), 1);
+    for (void* p : small) free(p);
+    free(warm);
     free(before);
     free(after);
   }).join();
   cmh_alloc_stats_t stats;
   CHECK(cmh_alloc_stats_get(cmh_alloc_stats_init(&stats)));
   CHECK_EQ(stats.node_count, 4u);
+  // Per-node cumulative counters: they split the process total exactly (only this thread
+  // is alive, and it is not allocating), each node's local share holds at least what the
+  // thread placed there allocated, and the migrated thread's small blocks are remote.
+  uint64_t node_sum = 0;
+  for (int n = 0; n < 4; ++n) {
+    const cmh_alloc_node_stats_t& row = stats.nodes[n];
+    node_sum += row.alloc_bytes;
+    CHECK(row.local_bytes <= row.alloc_bytes);
+    CHECK(row.local_count <= row.alloc_count);
+    CHECK(row.local_bytes - at_start.nodes[n].local_bytes >= thread_bytes[n]);
+    CHECK(thread_bytes[n] > (9u << 20));
+  }
+  CHECK_EQ(node_sum, stats.total_allocated_bytes);
+  CHECK((stats.nodes[1].alloc_bytes - stats.nodes[1].local_bytes) -
+            (at_start.nodes[1].alloc_bytes - at_start.nodes[1].local_bytes) >= 640u);
+  cmh_alloc_node_alloc_t rows[CMH_ALLOC_MAX_NODES];
+  CHECK_EQ(cmh_alloc_node_allocations(rows, CMH_ALLOC_MAX_NODES), 4u);
+  for (int n = 0; n < 4; ++n) CHECK(rows[n].alloc_bytes >= stats.nodes[n].alloc_bytes);
   for (int n = 0; n < 4; ++n) {
     const cmh_alloc_node_stats_t& row = stats.nodes[n];
     CHECK_EQ(row.node_id, n);

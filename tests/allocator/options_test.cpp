@@ -64,6 +64,9 @@ int main(int argc, char** argv) {
        "ignoring malformed option '-XX:RegionSize=3m'"},
       {"-XX:+UseNUMA", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000", 1,
        "NUMA support disabled: Only a single NUMA node is available"},
+      // -Xlog:numa: in the options string, and its per-node lines at exit (on stderr).
+      {"-Xlog:numa", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000 -Xlog:numa", 1,
+       "[cmh-alloc][numa] at exit: NUMA mode off (Only a single NUMA node is available); allocated "},
   };
   for (const Case& c : cases) {
     auto child = cmh_test::run_child({cmh_test::self_path(), "report"},
@@ -87,7 +90,7 @@ int main(int argc, char** argv) {
   CHECK_EQ(field(sized.out, "limit"), 48u << 20);
   // The -h text names every option.
   const std::string help = cmh_alloc_options_help();
-  for (const char* name : {"-Xmx", "-Xms", "AlwaysPreTouch", "UseNUMA", "RegionSize", "DecayTime"})
+  for (const char* name : {"-Xmx", "-Xms", "AlwaysPreTouch", "UseNUMA", "RegionSize", "DecayTime", "-Xlog:numa"})
     CHECK(help.find(name) != std::string::npos);
   return cmh_test::done("alloc:options");
 }

@@ -88,7 +88,9 @@ for ext, delim in (("csv", ","), ("scsv", ";")):
     check(text.count("\r\n") == text.count("\n") and text.endswith("\r\n"), f"{ext}: lines must end in CRLF")
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
     check(rows[0] == ["Benchmark", "Mode", "Threads", "Samples", "Score", "Score Error (99.9%)", "Unit",
-                      "Param: kind"], f"{ext}: header {rows[0]}")
+                      "Param: kind", "NUMA", "Allocator Options"], f"{ext}: header {rows[0]}")
+    # The fork's own allocator decisions, on every row.
+    check(all(r[8].startswith(("on", "off")) and r[9] for r in rows[1:]), f"{ext}: NUMA columns {rows[1:3]}")
     by_kind = {(r[0], r[7]): r for r in rows[1:]}
     row = by_kind.get(("Formats.param", NASTY))
     if check(row is not None, f"{ext}: no row for kind={NASTY}: {rows}"):

@@ -68,6 +68,9 @@ def check_throughput_run(args, fork_lines, forks):
             check(line in text, f"{key}: no {line.strip()!r} in the header")
         for fork_line in fork_lines:
             check(fork_line in text, f"{key}: no {fork_line!r}")
+        # Each fork says what its allocator decided (the host's view is not the fork's).
+        want = forks if "-f" in args and args[args.index("-f") + 1] != "0" else 0
+        check(text.count("# Fork NUMA: ") == want, f"{key}: {text.count('# Fork NUMA: ')} '# Fork NUMA:' lines")
         check(text.count("# Warmup Iteration   1: ") == forks, f"{key}: warmup lines")
         scores = [float(m.group(2)) for m in ITERATION.finditer(text)]
         units = {m.group(3) for m in ITERATION.finditer(text)}

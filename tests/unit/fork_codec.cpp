@@ -215,7 +215,7 @@ TEST_CASE("fork codec: malformed payloads are protocol errors") {
 
 TEST_CASE("fork messages: every message type round-trips through a frame") {
   const std::vector<Message> messages = {
-      Handshake{kProtocolVersion, 12345},
+      Handshake{kProtocolVersion, 12345, {true, "off", "The process is bound to a single NUMA node", "", "-Xms0 -XX:-UseNUMA"}},
       PlanMessage{sample_plan()},
       IterationStarted{IterationKind::warmup, 2},
       IterationFinished{IterationResult{}},
@@ -236,8 +236,18 @@ TEST_CASE("fork messages: every message type round-trips through a frame") {
   REQUIRE(out.size() == messages.size());
   for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i].index() == messages[i].index());
   CHECK(std::get<Handshake>(out[0]).pid == 12345);
+  CHECK(std::get<Handshake>(out[0]).allocator == std::get<Handshake>(messages[0]).allocator);
   CHECK(std::get<PlanMessage>(out[1]).plan.benchmark == "TAB.separate");
   CHECK(std::get<IterationStarted>(out[2]).index == 2);
   CHECK(std::get<IterationFailed>(out[4]).failure.exception_type == "std::logic_error");
   CHECK(std::get<BenchmarkError>(out[5]).failure.message == "benchmark not found");
+}
+
+TEST_CASE("fork messages: a handshake of protocol version 1 decodes, so the host refuses it by its version") {
+  ByteWriter w;
+  w.put_u32(1);
+  w.put_i64(42);
+  const Message m = decode_message(Frame{FrameType::handshake, w.bytes()});
+  CHECK(std::get<Handshake>(m).version == 1);
+  CHECK_FALSE(std::get<Handshake>(m).allocator.known);
 }

@@ -41,7 +41,7 @@ TEST_CASE("fork frames: garbage after a good frame is caught at the next header"
 }
 
 TEST_CASE("fork frames: a stream cut inside a frame leaves pending bytes") {
-  const std::string frame = encode_message(Handshake{kProtocolVersion, 77});
+  const std::string frame = encode_message(Handshake{kProtocolVersion, 77, {}});
   for (std::size_t cut = 1; cut < frame.size(); ++cut) {
     FrameDecoder d;
     d.feed(std::string_view(frame).substr(0, cut));

@@ -54,6 +54,7 @@ inline ForkResult fork_of(int index, std::vector<IterationResult> measurement) {
   f.index = index;
   f.pid = 1000 + index;
   f.measurement = std::move(measurement);
+  f.allocator = {true, "off", "one NUMA node", "", "-Xmx1g -XX:+AlwaysPreTouch"};  // as the fork reported it
   return f;
 }
 

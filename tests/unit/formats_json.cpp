@@ -192,7 +192,7 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
   Rendered r;
   const Json& ok = record_named(r.doc, "Sample_01.hello")["cmh"];
   CHECK(keys_of(ok) == std::vector<std::string>{"version", "compiler", "compilerFlags", "buildType", "cpuModel",
-                                                "cpuCount", "kernel", "numaMode", "numaReason", "allocatorOptions",
+                                                "cpuCount", "kernel", "numaMode", "numaReason", "numaNodes", "allocatorOptions",
                                                 "warnings", "profilers", "warmupForks", "forksCompleted",
                                                 "runComplete", "failed"});
   CHECK(ok["compilerFlags"] == "-O2 -g -DNDEBUG -std=c++20");
@@ -235,6 +235,43 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
   partial.complete = false;
   const Json doc = Json::parse(render_jmh_json(partial, testing::synthetic_context()));
   for (const auto& rec : doc) CHECK(rec["cmh"]["runComplete"] == false);
+}
+
+TEST_CASE("formats json: the cmh object gives the forks' allocator state, per fork when they differ") {
+  RunResults results = testing::synthetic_results();
+  model::RunContext host = testing::synthetic_context();
+  host.numa_mode = "on";  // the host's own view must not leak into the records
+  host.numa_reason = "UseNUMA is enabled in 'membind' mode on nodes 0-1";
+  BenchmarkRunResult& run = results.benchmarks.front();  // Sample_01.hello, 2 forks
+  REQUIRE(run.forks.size() == 2);
+  run.forks[0].allocator = {true, "off",
+                            "The process is bound to a single NUMA node, and its memory and cpu node configuration "
+                            "does not match (cpu nodes 0, memory nodes 1)",
+                            "", "-Xms0 -XX:-UseNUMA"};
+  run.forks[1].allocator = run.forks[0].allocator;
+  Json doc = Json::parse(render_jmh_json(results, host));
+  const Json& same = record_named(doc, "Sample_01.hello")["cmh"];
+  CHECK(same["numaMode"] == "off");
+  CHECK(same["numaReason"] == run.forks[0].allocator.numa_reason);
+  CHECK(same["allocatorOptions"] == "-Xms0 -XX:-UseNUMA");
+  CHECK_FALSE(same.contains("forkAllocators"));
+
+  run.forks[1].allocator = {true, "on", "UseNUMA is enabled in 'membind' mode on nodes 0-1", "0-1", "-Xms0 -XX:+UseNUMA"};
+  doc = Json::parse(render_jmh_json(results, host));
+  const Json& differ = record_named(doc, "Sample_01.hello")["cmh"];
+  CHECK(differ["numaMode"] == "differs per fork");
+  REQUIRE(differ["forkAllocators"].size() == 2);
+  CHECK(differ["forkAllocators"][0]["fork"] == 1);
+  CHECK(differ["forkAllocators"][0]["numaMode"] == "off");
+  CHECK(differ["forkAllocators"][1]["numaMode"] == "on");
+  CHECK(differ["forkAllocators"][1]["numaNodes"] == "0-1");
+  CHECK(differ["forkAllocators"][1]["allocatorOptions"] == "-Xms0 -XX:+UseNUMA");
+
+  // A fork that died before its handshake said nothing: unknown, never the host's view.
+  run.forks[0].allocator = {};
+  run.forks[1].allocator = {};
+  doc = Json::parse(render_jmh_json(results, host));
+  CHECK(record_named(doc, "Sample_01.hello")["cmh"]["numaMode"] == "unknown");
 }
 
 TEST_CASE("formats json: nasty names, params and labels survive the round trip") {

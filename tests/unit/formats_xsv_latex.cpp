@@ -67,20 +67,24 @@ TEST_CASE("formats csv: JMH's header with sorted param columns, quoted, CRLF") {
   REQUIRE(!lines.empty());
   CHECK(lines[0] ==
         "\"Benchmark\",\"Mode\",\"Threads\",\"Samples\",\"Score\",\"Score Error (99.9%)\",\"Unit\","
-        "\"Param: kind\",\"Param: size\"");
+        "\"Param: kind\",\"Param: size\",\"NUMA\",\"Allocator Options\"");
   CHECK(lines[1].rfind("\"Sample_01.hello\",\"thrpt\",1,6,100000000.000000,19828594.", 0) == 0);
-  CHECK(lines[1].substr(lines[1].size() - 10) == ",\"ops/s\",,");
+  // The last two columns: what the benchmark's forks reported about their allocator.
+  const std::string fork_columns = ",\"off: one NUMA node\",\"-Xmx1g -XX:+AlwaysPreTouch\"";
+  CHECK(lines[1].substr(lines[1].size() - 10 - fork_columns.size()) == ",\"ops/s\",," + fork_columns);
   // Secondary results are rows of their own, "bench:label", sorted by label.
   CHECK(lines[2].rfind("\"Sample_01.hello:alloc.count\",\"thrpt\",1,6,24.000000,NaN,\"counts\",,", 0) == 0);
   CHECK(lines[3].rfind("\"Sample_01.hello:alloc.rate\",", 0) == 0);
-  CHECK(lines[4] == "\"Sample_01.hello:alloc.rate.norm\",\"thrpt\",1,6,16.000000,0.000000,\"B/op\",,");
+  CHECK(lines[4] == "\"Sample_01.hello:alloc.rate.norm\",\"thrpt\",1,6,16.000000,0.000000,\"B/op\",," + fork_columns);
   // Param values quoted only when needed, with doubled quotes; N = 2 gives a NaN error.
-  CHECK(lines[5] == "\"Sample_02.params\",\"avgt\",1,2,12.750000,NaN,\"ns/op\",\"a b,\"\"c\"\";d\",64");
+  CHECK(lines[5] == "\"Sample_02.params\",\"avgt\",1,2,12.750000,NaN,\"ns/op\",\"a b,\"\"c\"\";d\",64" + fork_columns);
   // A failed benchmark is one row of NaN, whether a fork completed before the failure or not.
   bool crashed = false, never = false;
   for (const auto& l : lines) {
-    crashed = crashed || l == "\"Sample_05.crashes\",\"avgt\",1,0,NaN,NaN,\"us/op\",,";
-    never = never || l == "\"Sample_06.never\",\"thrpt\",1,0,NaN,NaN,\"ops/ms\",,";
+    crashed = crashed || l == "\"Sample_05.crashes\",\"avgt\",1,0,NaN,NaN,\"us/op\",," + fork_columns;
+    // No fork reported anything: unknown, not the host's view.
+    never = never || l == "\"Sample_06.never\",\"thrpt\",1,0,NaN,NaN,\"ops/ms\",,,\"unknown (the fork did not report)\","
+                         "\"unknown\"";
   }
   CHECK(crashed);
   CHECK(never);
@@ -89,7 +93,8 @@ TEST_CASE("formats csv: JMH's header with sorted param columns, quoted, CRLF") {
 TEST_CASE("formats scsv: the same with ';', and ';' triggers quoting instead of ','") {
   const auto lines = split_crlf(render_xsv(testing::synthetic_results(), ';'));
   CHECK(lines[0].rfind("\"Benchmark\";\"Mode\";\"Threads\";\"Samples\";\"Score\";\"Score Error (99.9%)\";\"Unit\";", 0) == 0);
-  CHECK(lines[5] == "\"Sample_02.params\";\"avgt\";1;2;12.750000;NaN;\"ns/op\";\"a b,\"\"c\"\";d\";64");
+  CHECK(lines[5] == "\"Sample_02.params\";\"avgt\";1;2;12.750000;NaN;\"ns/op\";\"a b,\"\"c\"\";d\";64;"
+                    "\"off: one NUMA node\";\"-Xmx1g -XX:+AlwaysPreTouch\"");
 }
 
 TEST_CASE("formats csv: nasty names keep the file parseable") {
@@ -101,7 +106,8 @@ TEST_CASE("formats csv: nasty names keep the file parseable") {
   for (const char c : nasty.benchmark) quoted_name += c == '"' ? std::string("\"\"") : std::string(1, c);
   quoted_name += "\"";
   CHECK(csv.find(quoted_name + ",\"avgt\",1,3,2.000000,") != std::string::npos);
-  CHECK(csv.find(",\"line1\nline2\r\",\"\xEF\xBF\xBD\xEF\xBF\xBD bad utf8 \xEF\xBF\xBD\"\r\n") != std::string::npos);
+  CHECK(csv.find(",\"line1\nline2\r\",\"\xEF\xBF\xBD\xEF\xBF\xBD bad utf8 \xEF\xBF\xBD\",\"off: one NUMA node\","
+                 "\"-Xmx1g -XX:+AlwaysPreTouch\"\r\n") != std::string::npos);
   // A minimal RFC 4180 reader: every record has the header's field count.
   std::vector<std::vector<std::string>> records(1);
   std::string field;

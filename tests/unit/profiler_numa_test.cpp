@@ -16,6 +16,11 @@ struct FakeNuma {
   static inline const char* reason = "Only a single NUMA node is available";
   static inline cmh_alloc_stats_t stats{};
   static inline bool version_ok = true;
+  // Per-node allocation counters: the first call of an iteration returns `before`, the
+  // second `after` (the profiler reads them in before_iteration and after_iteration).
+  static inline cmh_alloc_node_alloc_t before[2]{}, after[2]{};
+  static inline int reads = 0;
+  static inline bool per_node = false;
   static cmh::profilers::AllocatorApi api() {
     cmh::profilers::AllocatorApi a;
     a.numa_mode = [](const char** r) {
@@ -31,6 +36,12 @@ struct FakeNuma {
       s->version = version;
       return 1;
     };
+    if (per_node)
+      a.node_allocations = [](cmh_alloc_node_alloc_t* rows, std::size_t capacity) -> std::size_t {
+        const cmh_alloc_node_alloc_t* from = reads++ % 2 == 0 ? before : after;
+        for (std::size_t i = 0; i < 2 && i < capacity; ++i) rows[i] = from[i];
+        return 2;
+      };
     return a;
   }
 };
@@ -69,7 +80,10 @@ TEST_CASE("numa: mode off, one pool, the allocator's reason in the note") {
   CHECK(enabled->value == 0.0);
   CHECK(enabled->unit == "bool");
   CHECK(enabled->policy == cmh::AggregationPolicy::min);
-  CHECK(enabled->note == "off: Only a single NUMA node is available");
+  CHECK(enabled->note ==
+        "off: Only a single NUMA node is available; bytes per node and numa.local.ratio: unknown (the heap is not "
+        "placed by node)");
+  CHECK(metric(results, "numa.local.ratio") == nullptr);  // unknown, not guessed
   REQUIRE(metric(results, "numa.nodes") != nullptr);
   CHECK(metric(results, "numa.nodes")->value == 1.0);
   REQUIRE(metric(results, "numa.pool.used") != nullptr);
@@ -104,6 +118,30 @@ TEST_CASE("numa: membind on two nodes, placement ratio over all nodes") {
   REQUIRE(metric(results, "numa.placement.match") != nullptr);
   CHECK(metric(results, "numa.placement.match")->value == doctest::Approx(36.0 / 40.0));
   CHECK(metric(results, "numa.placement.match")->unit == "ratio");
+}
+
+TEST_CASE("numa: bytes per op from each node and the local share, from the per-node counters") {
+  FakeNuma::mode = CMH_ALLOC_NUMA_MEMBIND;
+  FakeNuma::reason = "UseNUMA is enabled in 'membind' mode on nodes 0-1";
+  FakeNuma::stats = {};
+  FakeNuma::stats.node_count = 2;
+  FakeNuma::per_node = true;
+  FakeNuma::reads = 0;
+  FakeNuma::before[0] = {0, 1000, 10, 900, 9};
+  FakeNuma::before[1] = {1, 500, 5, 500, 5};
+  FakeNuma::after[0] = {0, 1000 + 300, 13, 900 + 300, 12};  // 300 B in the iteration, all local
+  FakeNuma::after[1] = {1, 500 + 100, 6, 500 + 90, 6};     // 100 B, 90 local
+  const auto api = FakeNuma::api();
+  cmh::profilers::NumaProfiler profiler(api);
+  const auto results = one_iteration(profiler);  // 10 ops
+  REQUIRE(metric(results, "numa.node0.alloc.norm") != nullptr);
+  CHECK(metric(results, "numa.node0.alloc.norm")->value == doctest::Approx(30.0));
+  CHECK(metric(results, "numa.node0.alloc.norm")->unit == "B/op");
+  CHECK(metric(results, "numa.node1.alloc.norm")->value == doctest::Approx(10.0));
+  REQUIRE(metric(results, "numa.local.ratio") != nullptr);
+  CHECK(metric(results, "numa.local.ratio")->value == doctest::Approx(390.0 / 400.0));
+  CHECK(metric(results, "numa.local.ratio")->policy == cmh::AggregationPolicy::average);
+  FakeNuma::per_node = false;
 }
 
 TEST_CASE("numa: a stats version mismatch still reports the mode") {

@@ -15,7 +15,7 @@
 /** Version of this API: increased on every incompatible change of a function below. */
 #define CMH_ALLOC_API_VERSION 1
 /** Version of cmh_alloc_stats_t: increased on every incompatible change of the struct. */
-#define CMH_ALLOC_STATS_VERSION 1
+#define CMH_ALLOC_STATS_VERSION 2 /* 2: per-node allocation counters */
 /** Most NUMA nodes the allocator distinguishes (node ids 0..63). */
 #define CMH_ALLOC_MAX_NODES 64
 
@@ -71,6 +71,9 @@ CMH_ALLOC_DECL void cmh_alloc_collect(void);
 /** NUMA mode; *reason (if reason is not NULL) receives a static, human-readable sentence:
  *  why NUMA is off ("Only a single NUMA node is available", ...) or how it is on. */
 CMH_ALLOC_DECL int cmh_alloc_numa_mode(const char** reason);
+/** The nodes whose memory the heap uses when NUMA mode is on, as a list ("0-1", "0,2"); ""
+ *  when it is off. Static storage; never NULL. */
+CMH_ALLOC_DECL const char* cmh_alloc_numa_nodes(void);
 /** The options in effect, in CMH_ALLOC's JVM spelling ("-Xmx64m -Xms0 -XX:-AlwaysPreTouch ...").
  *  Static storage; never NULL. */
 CMH_ALLOC_DECL const char* cmh_alloc_options_string(void);
@@ -120,11 +123,24 @@ CMH_ALLOC_DECL int cmh_alloc_node_of(const void* p);
   X(bind_failures, "mbind calls that failed")                                           \
   X(simulated_binds, "bindings only recorded, for nodes of an injected test topology")
 
+/* X(name, description): per node, what was allocated from its memory since start, by all
+ * threads, exited ones included (like total_allocated_bytes, of which these are the split).
+ * "Local": served while the allocating thread's heap was on this node, i.e. the node of
+ * the CPU it ran on at its last page refill (the node is re-checked there, never per
+ * malloc). Remote = alloc - local. Meaningful only when NUMA mode is on: when off, the
+ * single pool is not placed on any node and these only split nothing. */
+#define CMH_ALLOC_NODE_ALLOC_FIELDS(X)                                                   \
+  X(alloc_bytes, "bytes requested and served from this node's memory")                  \
+  X(alloc_count, "allocations served from this node's memory")                          \
+  X(local_bytes, "of alloc_bytes, those allocated by a thread on this node")            \
+  X(local_count, "of alloc_count, those allocated by a thread on this node")
+
 #define CMH_ALLOC_STATS_DECLARE_(name, description) uint64_t name;
 
 typedef struct cmh_alloc_node_stats_s {
   int64_t node_id; /**< NUMA node id, -1 for the single pool when NUMA is off */
   CMH_ALLOC_NODE_STATS_FIELDS(CMH_ALLOC_STATS_DECLARE_)
+  CMH_ALLOC_NODE_ALLOC_FIELDS(CMH_ALLOC_STATS_DECLARE_)
 } cmh_alloc_node_stats_t;
 
 typedef struct cmh_alloc_stats_s {
@@ -135,6 +151,12 @@ typedef struct cmh_alloc_stats_s {
   cmh_alloc_node_stats_t nodes[CMH_ALLOC_MAX_NODES];
   uint64_t reserved[8]; /**< room for additive fields */
 } cmh_alloc_stats_t;
+
+/** One node's cumulative allocation counters (the CMH_ALLOC_NODE_ALLOC_FIELDS of its stats row). */
+typedef struct cmh_alloc_node_alloc_s {
+  int64_t node_id; /**< NUMA node id, -1 for the single pool when NUMA is off */
+  CMH_ALLOC_NODE_ALLOC_FIELDS(CMH_ALLOC_STATS_DECLARE_)
+} cmh_alloc_node_alloc_t;
 
 /** Zeroes *stats and fills in size and version, ready for cmh_alloc_stats_get. */
 static inline cmh_alloc_stats_t* cmh_alloc_stats_init(cmh_alloc_stats_t* stats) {
@@ -148,6 +170,11 @@ static inline cmh_alloc_stats_t* cmh_alloc_stats_init(cmh_alloc_stats_t* stats) 
  *  size/version do not match this allocator's. Slower than the counters (it walks the
  *  regions with mincore for resident_bytes): call it outside measurements. */
 CMH_ALLOC_DECL int cmh_alloc_stats_get(cmh_alloc_stats_t* stats);
+/** Per-node allocation counters into rows[0 .. min(capacity, nodes)); returns the number of
+ *  nodes (1 pool when NUMA is off). Only walks the heap records, like
+ *  cmh_alloc_total_allocated_bytes (no region walk, no mincore): cheap enough around an
+ *  iteration. */
+CMH_ALLOC_DECL size_t cmh_alloc_node_allocations(cmh_alloc_node_alloc_t* rows, size_t capacity);
 /** Writes the statistics as one JSON object (NUL-terminated, truncated to size). Returns the
  *  length the full text needs, excluding the NUL, like snprintf. */
 CMH_ALLOC_DECL size_t cmh_alloc_stats_json(char* buffer, size_t size);

@@ -85,6 +85,18 @@ struct Failure {
   std::vector<std::string> stderr_tail;
 };
 
+/// What the bundled allocator decided in the process that ran a trial (the fork, or the
+/// host for -f 0), as that process reported it at start-up. Fork arguments such as
+/// --membind or -XX:-UseNUMA make forks differ from the host and from each other.
+struct AllocatorState {
+  bool known = false;        ///< false when the fork never reported (it died first)
+  std::string numa_mode;     ///< "on" / "off"
+  std::string numa_reason;   ///< the allocator's sentence: why off, or how on
+  std::string numa_nodes;    ///< nodes the heap uses ("0-1"); "" when NUMA is off
+  std::string options;       ///< the options in effect, CMH_ALLOC spelling
+  bool operator==(const AllocatorState&) const = default;
+};
+
 /// One fork (or the in-process trial of -f 0).
 struct ForkResult {
   int index = 1;             ///< 1-based among forks of its kind
@@ -95,6 +107,7 @@ struct ForkResult {
   /// Results of wrapping (external) profilers for the whole fork.
   std::vector<ScalarResult> trial_secondaries;
   std::optional<Failure> failure;  ///< set when the fork did not complete
+  AllocatorState allocator;        ///< the fork's own allocator decisions
 };
 
 struct BenchmarkRunResult {

@@ -109,6 +109,9 @@ std::string help_text(std::string_view program) {
   entry(out, "-XX:-UseNUMA", "No NUMA-aware allocation.");
   entry(out, "-XX:RegionSize=<size>", "Allocator region size, a power of two.");
   entry(out, "-XX:DecayTime=<ms>", "Milliseconds before free memory goes back to the OS.");
+  entry(out, "-Xlog:numa",
+        "Print the bytes allocated per NUMA node (total, local, remote) at the fork's exit and at "
+        "every -gc collection.");
   entry(out, "--cpunodebind=<nodes>", "Run the fork on the CPUs of these NUMA nodes.");
   entry(out, "--physcpubind=<cpus>", "Run the fork on these CPUs only.");
   entry(out, "--membind=<nodes>", "Allocate the fork's memory on these nodes only.");

@@ -20,6 +20,7 @@ static_assert(sizeof(ThreadMeasurement) == 24, "ThreadMeasurement changed: updat
 static_assert(sizeof(IterationResult) == 240, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 312, "BenchmarkParams changed: update fork/codec.cpp");
+static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
 
 namespace {
@@ -220,6 +221,22 @@ void decode(ByteReader& r, Failure& v) {
   v.signal = r.get_i32();
   v.stdout_tail = decode_strings(r);
   v.stderr_tail = decode_strings(r);
+}
+
+void encode(ByteWriter& w, const AllocatorState& v) {
+  w.put_bool(v.known);
+  w.put_string(v.numa_mode);
+  w.put_string(v.numa_reason);
+  w.put_string(v.numa_nodes);
+  w.put_string(v.options);
+}
+
+void decode(ByteReader& r, AllocatorState& v) {
+  v.known = r.get_bool();
+  v.numa_mode = r.get_string();
+  v.numa_reason = r.get_string();
+  v.numa_nodes = r.get_string();
+  v.options = r.get_string();
 }
 
 }  // namespace cmh::forking

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Binary encoding of the results model for the fork channel: BenchmarkParams
 // (the plan), IterationResult (with secondaries and the sample histogram),
-// Failure and ScalarResult. Each decode validates enums, counts and histogram
+// Failure, ScalarResult and the fork's AllocatorState. Each decode validates enums, counts and histogram
 // buckets, and throws ProtocolError on anything that is not a valid encoding.
 #pragma once
 
@@ -20,6 +20,7 @@ void encode(ByteWriter& w, const ThreadMeasurement& v);
 void encode(ByteWriter& w, const SampleHistogram& v);
 void encode(ByteWriter& w, const IterationResult& v);
 void encode(ByteWriter& w, const Failure& v);
+void encode(ByteWriter& w, const AllocatorState& v);
 
 void decode(ByteReader& r, ScalarResult& v);
 void decode(ByteReader& r, IterationParams& v);
@@ -28,5 +29,6 @@ void decode(ByteReader& r, ThreadMeasurement& v);
 void decode(ByteReader& r, SampleHistogram& v);
 void decode(ByteReader& r, IterationResult& v);
 void decode(ByteReader& r, Failure& v);
+void decode(ByteReader& r, AllocatorState& v);
 
 }  // namespace cmh::forking

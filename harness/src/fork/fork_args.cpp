@@ -22,7 +22,7 @@ namespace {
 
 constexpr std::string_view kVocabulary =
     "fork arguments are -Xmx<size>, -Xms<size>, -XX:+AlwaysPreTouch, -XX:-AlwaysPreTouch, "
-    "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, --cpunodebind=<nodes>, "
+    "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, -Xlog:numa, --cpunodebind=<nodes>, "
     "--physcpubind=<cpus>, --membind=<nodes>, --interleave=<nodes>, --preferred=<node>, --localalloc "
     "and -D<NAME>=<value>";
 
@@ -176,7 +176,8 @@ bool parse_allocator_flag(std::string_view arg, std::optional<std::uint64_t>& xm
     xms = parse_size(arg, arg.substr(4));
     return true;
   }
-  if (arg == "-XX:+AlwaysPreTouch" || arg == "-XX:-AlwaysPreTouch" || arg == "-XX:+UseNUMA" || arg == "-XX:-UseNUMA")
+  if (arg == "-XX:+AlwaysPreTouch" || arg == "-XX:-AlwaysPreTouch" || arg == "-XX:+UseNUMA" || arg == "-XX:-UseNUMA" ||
+      arg == "-Xlog:numa")
     return true;
   if (starts_with(arg, "-XX:RegionSize=")) {
     const auto v = parse_size(arg, arg.substr(15));

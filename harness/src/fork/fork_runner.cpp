@@ -415,6 +415,8 @@ class ForkSession {
                           std::to_string(kProtocolVersion));
     handshake_ = true;
     worker_pid_ = m.pid;
+    result_.allocator = m.allocator;
+    observer_.fork_allocator(m.allocator);
   }
   void on(const PlanMessage&) { throw ProtocolError("a plan frame from the fork"); }
   void on(const IterationStarted& m) {

@@ -27,6 +27,8 @@ class ForkObserver : public engine::TrialObserver {
   virtual void fork_output(bool is_stderr, std::string_view line) = 0;
   /// -v EXTRA: the fork's command line, and other verbose notes.
   virtual void verbose(std::string_view line) = 0;
+  /// The fork's allocator decisions, from its handshake (before its first iteration).
+  virtual void fork_allocator(const AllocatorState&) {}
 };
 
 struct ForkRequest {

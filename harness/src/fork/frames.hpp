@@ -18,12 +18,13 @@
 
 namespace cmh::forking {
 
-inline constexpr std::uint8_t kProtocolVersion = 1;
+// 2: the handshake carries the fork's AllocatorState.
+inline constexpr std::uint8_t kProtocolVersion = 2;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 
 enum class FrameType : std::uint8_t {
-  handshake = 1,          ///< fork -> host: protocol version, pid
+  handshake = 1,          ///< fork -> host: protocol version, pid, the fork's allocator state
   plan = 2,               ///< host -> fork: the BenchmarkParams to run
   iteration_started = 3,  ///< fork -> host: kind and index of the iteration that starts
   iteration_result = 4,   ///< fork -> host: an IterationResult (warmup or measurement)

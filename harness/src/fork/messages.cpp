@@ -16,6 +16,7 @@ struct Encoder {
   FrameType operator()(const Handshake& m) {
     w.put_u32(m.version);
     w.put_i64(m.pid);
+    encode(w, m.allocator);
     return FrameType::handshake;
   }
   FrameType operator()(const PlanMessage& m) {
@@ -60,6 +61,8 @@ Message decode_message(const Frame& frame) {
       Handshake m;
       m.version = r.get_u32();
       m.pid = r.get_i64();
+      // A fork of another protocol version is refused on the version, not on a short payload.
+      if (m.version == kProtocolVersion) decode(r, m.allocator);
       message = m;
       break;
     }

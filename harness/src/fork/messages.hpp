@@ -18,6 +18,9 @@ namespace cmh::forking {
 struct Handshake {
   std::uint32_t version = kProtocolVersion;
   std::int64_t pid = 0;
+  /// The fork's allocator decisions, fixed at its start-up: they hold for every result
+  /// the fork sends (protocol version 2).
+  AllocatorState allocator;
 };
 struct PlanMessage {
   BenchmarkParams plan;

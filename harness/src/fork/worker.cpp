@@ -25,6 +25,7 @@
 
 #include "fork/fork_runner.hpp"
 #include "fork/messages.hpp"
+#include "model/allocator_state.hpp"
 #include "profiling/profiler_factory.hpp"
 
 namespace cmh::forking {
@@ -142,7 +143,7 @@ int run_worker(int fd) {
   // Lines reach the host (and its echo) as they are written, not at exit.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Channel channel(fd);
-  channel.send(Handshake{kProtocolVersion, static_cast<std::int64_t>(::getpid())});
+  channel.send(Handshake{kProtocolVersion, static_cast<std::int64_t>(::getpid()), model::detect_allocator_state()});
   std::optional<Frame> frame;
   BenchmarkParams plan;
   try {

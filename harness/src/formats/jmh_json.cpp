@@ -2,12 +2,13 @@
 // -rf json: JMH's JSON document, field for field (jmh.md section 4.1), so JMH
 // Visualizer, github-action-benchmark's `jmh` tool and JMH diff scripts read it.
 // JVM fields carry their C++ counterparts; a "cmh" object at the end of every
-// record carries what JMH has no field for (build, machine, NUMA, allocator,
-// warnings, the benchmark's failure and whether the run completed).
+// record carries what JMH has no field for (build, machine, the forks' NUMA mode and
+// allocator options, warnings, the benchmark's failure and whether the run completed).
 #include "formats/labels.hpp"
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
 #include "formats/tidy_json.hpp"
+#include "model/allocator_state.hpp"
 
 #include <limits>
 
@@ -94,6 +95,35 @@ Json failure_json(const BenchmarkRunResult& run) {
   return j;
 }
 
+Json allocator_fields(Json j, const AllocatorState& a) {
+  j["numaMode"] = a.known ? a.numa_mode : std::string("unknown");
+  j["numaReason"] = a.known ? a.numa_reason : std::string("the fork did not report");
+  j["numaNodes"] = a.numa_nodes;
+  j["allocatorOptions"] = a.known ? a.options : std::string("unknown");
+  return j;
+}
+
+// What the forks' allocators decided (each fork reports its own: fork arguments such as
+// --membind change it), not the host's. Forks that differ are listed one by one.
+void add_allocator_json(Json& j, const BenchmarkRunResult& run) {
+  const model::ForksAllocatorView view = model::forks_allocator_view(run.forks);
+  if (!view.differs) {
+    j = allocator_fields(std::move(j), view.common);
+    return;
+  }
+  j["numaMode"] = "differs per fork";
+  j["numaReason"] = "the forks' allocators decided differently: see forkAllocators";
+  j["numaNodes"] = "";
+  j["allocatorOptions"] = "differs per fork";
+  Json forks = Json::array();
+  for (const auto& fork : run.forks) {
+    Json f = Json::object();
+    f["fork"] = fork.index;
+    forks.push_back(allocator_fields(std::move(f), fork.allocator));
+  }
+  j["forkAllocators"] = std::move(forks);
+}
+
 Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const model::RunContext& ctx) {
   Json j = Json::object();
   j["version"] = ctx.cmh_version;
@@ -103,9 +133,7 @@ Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const mo
   j["cpuModel"] = ctx.cpu_model;
   j["cpuCount"] = ctx.cpu_count;
   j["kernel"] = ctx.kernel;
-  j["numaMode"] = ctx.numa_mode;
-  j["numaReason"] = ctx.numa_reason;
-  j["allocatorOptions"] = ctx.allocator_options;
+  add_allocator_json(j, run);
   j["warnings"] = string_array(ctx.warnings);
   j["profilers"] = string_array(run.params.profilers);
   j["warmupForks"] = run.params.warmup_forks;

@@ -3,11 +3,14 @@
 // primary and per secondary result, "\r\n" line ends, JMH's quoting rules. Unlike
 // JMH the numbers do not follow the locale: always '.' and six decimals, so a
 // file reads the same everywhere (SCSV stays for Excel in comma-decimal locales).
-// A failed benchmark is a single row with NaN score and error and 0 samples.
+// A failed benchmark is a single row with NaN score and error and 0 samples. Two
+// columns after the params, "NUMA" and "Allocator Options", carry the forks' own
+// allocator decisions (JMH has no such columns; readers that go by name ignore them).
 #include "formats/escape.hpp"
 #include "formats/labels.hpp"
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
+#include "model/allocator_state.hpp"
 
 #include <limits>
 #include <set>
@@ -17,9 +20,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The last two columns (not in JMH's layout) say what each fork's allocator decided.
+struct ForkColumns {
+  std::string numa, options;
+};
+
 void append_row(std::string& out, char delim, const std::string& label, const BenchmarkParams& p,
                 const std::set<std::string>& param_keys, std::uint64_t samples, double score, double error,
-                const std::string& unit) {
+                const std::string& unit, const ForkColumns& fork) {
   out += csv_quoted(label);
   out += delim;
   out += csv_quoted(mode_short_label(p.mode));
@@ -38,6 +46,10 @@ void append_row(std::string& out, char delim, const std::string& label, const Be
     for (const auto& [k, v] : p.params)
       if (k == key) out += csv_field(v, delim);
   }
+  out += delim;
+  out += csv_quoted(fork.numa);
+  out += delim;
+  out += csv_quoted(fork.options);
   out += "\r\n";
 }
 
@@ -58,20 +70,25 @@ std::string render_xsv(const RunResults& results, char delim) {
     out += delim;
     out += csv_quoted("Param: " + key);
   }
+  for (const char* column : {"NUMA", "Allocator Options"}) {
+    out += delim;
+    out += csv_quoted(column);
+  }
   out += "\r\n";
 
   for (const auto& agg : aggregated) {
     const BenchmarkParams& p = agg.run->params;
+    const ForkColumns fork{model::forks_numa_text(agg.run->forks), model::forks_options_text(agg.run->forks)};
     if (agg.run->failed() || !agg.has_results()) {
       // CSV has no place for a failure: a failed benchmark is one row of NaN, as the
       // summary table shows FAILED, so no reader mistakes a partial score for a result.
-      append_row(out, delim, p.benchmark, p, param_keys, 0, kNaN, kNaN, primary_unit_of(agg, p));
+      append_row(out, delim, p.benchmark, p, param_keys, 0, kNaN, kNaN, primary_unit_of(agg, p), fork);
       continue;
     }
     append_row(out, delim, p.benchmark, p, param_keys, agg.primary.n, agg.primary.score, agg.primary.error,
-               primary_unit_of(agg, p));
+               primary_unit_of(agg, p), fork);
     for (const auto& m : agg.secondaries)
-      append_row(out, delim, p.benchmark + ":" + m.label, p, param_keys, m.n, m.score, m.error, m.unit);
+      append_row(out, delim, p.benchmark + ":" + m.label, p, param_keys, m.n, m.score, m.error, m.unit, fork);
   }
   return out;
 }

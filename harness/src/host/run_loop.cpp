@@ -17,6 +17,7 @@
 #include "host/progress.hpp"
 #include "host/signals.hpp"
 #include "host/trial_observers.hpp"
+#include "model/allocator_state.hpp"
 #include "profiling/profiler_factory.hpp"
 #include "report/summary_table.hpp"
 
@@ -172,6 +173,7 @@ class RunLoop {
     ForkResult fork;
     fork.index = 1;
     fork.pid = static_cast<long>(::getpid());
+    fork.allocator = model::detect_allocator_state();  // the trial runs on the host's allocator
     InProcessObserver observer(output_, bp, fork, [this, &run, &fork] { end_if_interrupted(run, fork); });
     std::optional<Failure> failure;
     try {

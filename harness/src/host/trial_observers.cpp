@@ -2,6 +2,8 @@
 // Observer -> report adapters of the host (see trial_observers.hpp).
 #include "host/trial_observers.hpp"
 
+#include "model/allocator_state.hpp"
+
 namespace cmh::host {
 
 void ForkReportObserver::iteration_started(const IterationParams& ip, int index) {
@@ -18,6 +20,12 @@ void ForkReportObserver::iteration_failed(const IterationParams&, int, const Fai
 void ForkReportObserver::fork_output(bool is_stderr, std::string_view line) { output_.fork_output(is_stderr, line); }
 
 void ForkReportObserver::verbose(std::string_view line) { output_.verbose_println(line); }
+
+// The fork's own view, which its fork arguments can make differ from the host's.
+void ForkReportObserver::fork_allocator(const AllocatorState& state) {
+  output_.println("# Fork NUMA: " + model::numa_summary(state));
+  output_.println("# Fork allocator options: " + state.options);
+}
 
 void InProcessObserver::iteration_started(const IterationParams& ip, int index) {
   if (on_boundary_) on_boundary_();

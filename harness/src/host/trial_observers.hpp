@@ -24,6 +24,7 @@ class ForkReportObserver final : public forking::ForkObserver {
   void iteration_failed(const IterationParams& ip, int index, const Failure& failure) override;
   void fork_output(bool is_stderr, std::string_view line) override;
   void verbose(std::string_view line) override;
+  void fork_allocator(const AllocatorState& state) override;
 
   bool failure_shown() const { return failure_shown_; }
 

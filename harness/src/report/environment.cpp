@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // model::detect_run_context(): the executable, compiler, build, CPU, kernel,
-// the allocator's NUMA mode and options (through its weak C API, so an executable
-// without the bundled allocator still links), and the environment warnings.
+// the host's allocator NUMA mode and options (model/allocator_state.cpp), and the
+// environment warnings.
 #include "report/environment.hpp"
 #include "model/system_files.hpp"
 
+#include "model/allocator_state.hpp"
 #include "model/run_context.hpp"
 
 #include <cmh/version.hpp>
@@ -23,9 +24,6 @@
 #include <cpuid.h>
 #endif
 
-// The bundled allocator's C API, weak: null when the allocator is not linked in.
-extern "C" __attribute__((weak)) int cmh_alloc_numa_mode(const char** reason);
-extern "C" __attribute__((weak)) const char* cmh_alloc_options_string(void);
 
 namespace cmh::report {
 namespace {
@@ -226,20 +224,11 @@ RunContext detect_run_context() {
   struct utsname un {};
   ctx.kernel = ::uname(&un) == 0 ? fmt::format("{} {}", un.sysname, un.release) : "unknown";
 
-  if (cmh_alloc_numa_mode != nullptr) {
-    const char* reason = nullptr;
-    ctx.numa_mode = cmh_alloc_numa_mode(&reason) > 0 ? "on" : "off";
-    ctx.numa_reason = reason != nullptr ? reason : "";
-  } else {
-    ctx.numa_mode = "off";
-    ctx.numa_reason = "allocator not linked";
-  }
-  if (cmh_alloc_options_string != nullptr) {
-    const char* options = cmh_alloc_options_string();
-    ctx.allocator_options = options != nullptr ? options : "";
-  } else {
-    ctx.allocator_options = "allocator not linked";
-  }
+  // The host's own allocator; each fork reports its own (ForkResult::allocator).
+  const AllocatorState allocator = detect_allocator_state();
+  ctx.numa_mode = allocator.numa_mode;
+  ctx.numa_reason = allocator.numa_reason;
+  ctx.allocator_options = allocator.options;
 
   const auto facts = report::probe_environment();
   ctx.build_type = (!facts.optimised || facts.build_type == "Debug") ? "debug" : "release";
