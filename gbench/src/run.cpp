@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -196,6 +197,35 @@ std::size_t RunSpecifiedBenchmarks(std::string spec) {
   std::fflush(nullptr);
   if (status != 0) std::exit(status);
   return chosen.size();
+}
+
+const CPUInfo& CPUInfo::Get() {
+  static const CPUInfo info = [] {
+    CPUInfo i;
+    i.num_cpus = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+      if (line.rfind("cpu MHz", 0) == 0 && line.find(':') != std::string::npos) {
+        i.cycles_per_second = std::atof(line.c_str() + line.find(':') + 1) * 1e6;
+        break;
+      }
+    }
+    std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    std::string g;
+    i.scaling = (governor >> g) && g != "performance";
+    return i;
+  }();
+  return info;
+}
+
+const SystemInfo& SystemInfo::Get() {
+  static const SystemInfo info = [] {
+    SystemInfo s;
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) s.name = host;
+    return s;
+  }();
+  return info;
 }
 
 void Shutdown() {}

@@ -114,6 +114,9 @@ void Runner::teardown_iteration(void* self, const cmh::detail::WorkerView&) {
                                 ? r.instance_->family->iterations
                                 : static_cast<IterationCount>(std::max<std::uint64_t>(1, r.measured_));
   r.rethrow_error();
+  // A skip reported after the loop fails the trial too (one reported in it already has).
+  if (r.state_.skipped_ == 1) throw SkippedWithError(r.state_.skip_message_);
+  if (r.state_.skipped_ == 2) throw SkippedWithMessage(r.state_.skip_message_);
 }
 
 void Runner::run_to_end() {
@@ -151,16 +154,14 @@ bool Runner::start_loop() {
   a.tally->arrived = true;
   a.sync->arrived.fetch_add(1, std::memory_order_acq_rel);
   a.sync->arrived.notify_all();
-  if (a.mode == cmh::BenchmarkMode::single_shot) {
+  // Threads wait for each other at the start of the loop, as in Google Benchmark
+  // (a native cmh body makes untimed calls instead): so with one thread every
+  // pass of the loop is a timed one.
+  if (a.mode == cmh::BenchmarkMode::single_shot || a.sync->synchronise) {
     while (!a.sync->go.load(std::memory_order_acquire)) a.sync->go.wait(false, std::memory_order_acquire);
-    begin_window();
-    phase_ = Phase::fixed;
-  } else if (a.sync->synchronise) {
-    phase_ = Phase::ramp_up;
-    s.watch_ = &a.sync->go;
-  } else {
-    begin_window();
   }
+  begin_window();
+  if (a.mode == cmh::BenchmarkMode::single_shot) phase_ = Phase::fixed;
   return true;
 }
 
@@ -205,6 +206,7 @@ bool Runner::finish_loop() {
   phase_ = Phase::done;
   state_.watch_ = &kAlways;
   state_.iterations_ = static_cast<IterationCount>(measured_);
+  state_.max_iterations = state_.iterations_;  // known only now: the stop flag ended the loop
   stage_ = Stage::after_loop;
   coroutine_.yield();  // the LoopFn returns; resumed by the iteration's teardown
   return false;
@@ -213,13 +215,6 @@ bool Runner::finish_loop() {
 bool Runner::next_pass(std::uint64_t& count, std::uint64_t weight) {
   const bool skipping = state_.skipped_ != 0;
   switch (phase_) {
-    case Phase::ramp_up:
-      untimed_ += count;
-      count = 0;
-      if (skipping) return finish_loop();
-      begin_window();
-      count = weight;  // the first timed pass
-      return true;
     case Phase::sample: {
       cmh::detail::LoopArgs& a = *args_;
       const std::int64_t now = cmh::detail::now_ns();

@@ -4,10 +4,10 @@
 // user's function in a Coroutine:
 //   setup_iteration:    the function runs up to its loop (fixture SetUp, the
 //                       code before the loop) and is suspended there;
-//   LoopFn (measured):  the loop runs: untimed passes until every thread has
-//                       arrived, timed passes until the stop flag, untimed
-//                       passes until every thread has stopped (cmh's
-//                       synchronised iterations), then it is suspended again;
+//   LoopFn (measured):  the loop waits until every thread has arrived, makes
+//                       timed passes until the stop flag, then untimed passes
+//                       until every thread has stopped (cmh's synchronised
+//                       iterations), and is suspended again;
 //   teardown_iteration: the code after the loop and TearDown run.
 // Each pass is one op. The State's hot path polls one flag (State::watch_);
 // NextPass handles every phase change.
@@ -39,7 +39,7 @@ class Runner {
   void skip(int kind, const std::string& message);
 
  private:
-  enum class Phase { none, ramp_up, measure, sample, ramp_down, fixed, done };
+  enum class Phase { none, measure, sample, ramp_down, fixed, done };
   enum class Stage { idle, at_loop, after_loop, finished };
 
   Runner();

@@ -114,6 +114,14 @@ static void BM_keep_running_batch(benchmark::State& state) {
 }
 BENCHMARK(BM_keep_running_batch);
 
+// One thread: every pass is a timed pass, and both counts agree after the loop.
+static void BM_count_passes(benchmark::State& state) {
+  benchmark::IterationCount passes = 0;
+  for (auto _ : state) ++passes;
+  if (passes != state.iterations() || passes != state.max_iterations) state.SkipWithError("pass counts disagree");
+}
+BENCHMARK(BM_count_passes);
+
 static void BM_options(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
 }

@@ -14,13 +14,21 @@
 // outside the timed and profiled window (see gbench/src/runner.cpp).
 #pragma once
 
+// Google Benchmark's header brings these standard headers; suites rely on them.
+#include <stdint.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iosfwd>
+#include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -176,7 +184,8 @@ class State {
   int threads() const { return threads_; }
   int thread_index() const { return thread_index_; }
 
-  /// The previous iteration's timed passes (at least 1), or the fixed count of Iterations(n).
+  /// Before the loop: the previous iteration's timed passes (at least 1), or Iterations(n).
+  /// After it: this iteration's timed passes (cmh stops the loop by time, so no count is planned).
   IterationCount max_iterations = 1;
   UserCounters counters;
 
@@ -365,6 +374,20 @@ class Fixture : public internal::Benchmark {
   virtual void BenchmarkCase(State&) = 0;
 };
 
+// ---- The machine, as suites query it --------------------------------------
+
+struct CPUInfo {
+  int num_cpus = 1;               ///< online CPUs
+  double cycles_per_second = 0;   ///< from /proc/cpuinfo's "cpu MHz" (0 when unknown)
+  bool scaling = false;           ///< a frequency governor other than "performance"
+  static const CPUInfo& Get();
+};
+
+struct SystemInfo {
+  std::string name;  ///< the host name
+  static const SystemInfo& Get();
+};
+
 // ---- Running -------------------------------------------------------------
 
 /// Reads Google Benchmark's flags (translated to cmh's; see the README) and every
@@ -475,12 +498,13 @@ void AddCustomContext(const std::string& key, const std::string& value);
   BENCHMARK_REGISTER_F(BaseClass, Method);                             \
   void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
 
-#define BENCHMARK_MAIN()                                        \
-  int main(int argc, char** argv) {                             \
-    ::benchmark::Initialize(&argc, argv);                       \
+// Ends with the function body, so that both BENCHMARK_MAIN(); and the older
+// BENCHMARK_MAIN() (no semicolon) compile.
+#define BENCHMARK_MAIN()                                                \
+  int main(int argc, char** argv) {                                     \
+    ::benchmark::Initialize(&argc, argv);                               \
     if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1; \
-    ::benchmark::RunSpecifiedBenchmarks();                      \
-    ::benchmark::Shutdown();                                    \
-    return 0;                                                   \
-  }                                                             \
-  int main(int, char**)
+    ::benchmark::RunSpecifiedBenchmarks();                              \
+    ::benchmark::Shutdown();                                            \
+    return 0;                                                           \
+  }
