@@ -28,8 +28,9 @@ class BenchmarkCode;
 
 struct BenchmarkDefinition {
   std::string group;  ///< "TAB"
-  std::string name;   ///< "inline" (for @Group benchmarks: the group tag)
-  std::string full_name() const { return group + "." + name; }
+  std::string name;   ///< "inline" (for @Group benchmarks: the group tag); empty for
+                      ///< run-time registered benchmarks named as their own framework names them
+  std::string full_name() const { return name.empty() ? group : group + "." + name; }
   OptionSet group_options;      ///< CMH_OPTIONS(group, ...)
   OptionSet benchmark_options;  ///< per-benchmark options; wins over group options
   std::vector<ParamDecl> params;  ///< sorted by name, from every state the benchmark uses

@@ -141,6 +141,7 @@ std::optional<Failure> Trial::run() {
     slot->view.benchmark = &plan_;
     slot->view.iteration = &current_;
     slot->view.thread = &slot->thread;
+    slot->view.context = def_.code->members[slot->member].context;
     if (needs_histogram) slot->histogram = std::make_unique<SampleHistogram>();
     slot->aux.resize(def_.code->members[slot->member].aux_counters.size());
     member_of[w] = slot->member;
@@ -348,6 +349,19 @@ void Trial::add_secondaries(IterationResult& r) const {
       it->sum += slot->aux[k];
       it->windows.push_back({slot->aux[k], static_cast<double>(slot->tally.measured_ns)});
     }
+  }
+  // Secondary results a run-time registered body reports itself (gbench counters).
+  for (std::size_t m = 0; m < def_.code->members.size(); ++m) {
+    const auto& member = def_.code->members[m];
+    if (member.report == nullptr) continue;
+    std::vector<const detail::WorkerView*> views;
+    std::vector<ThreadMeasurement> threads;
+    for (std::size_t w = 0; w < slots_.size(); ++w) {
+      if (slots_[w]->member != static_cast<int>(m)) continue;
+      views.push_back(&slots_[w]->view);
+      threads.push_back(r.threads[w]);
+    }
+    member.report(member.context, views, threads, plan_, r.secondaries);
   }
   // Ops counters follow the primary's shape; the sampling modes report time per op.
   const BenchmarkMode counter_mode =

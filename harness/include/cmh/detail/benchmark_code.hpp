@@ -11,6 +11,7 @@
 #include <cmh/options.hpp>
 #include <cmh/params.hpp>
 #include <cmh/registry.hpp>
+#include <cmh/result.hpp>
 #include <cmh/state.hpp>
 
 #include <atomic>
@@ -43,6 +44,7 @@ struct WorkerView {
   const BenchmarkParams* benchmark = nullptr;
   const IterationParams* iteration = nullptr;
   const ThreadParams* thread = nullptr;
+  const void* context = nullptr;  ///< MemberCode::context, for bodies registered at run time
 };
 
 /// Flags shared by the control thread and all workers during one iteration.
@@ -118,6 +120,15 @@ struct MemberCode {
   std::vector<ParamCheck> param_checks;  ///< one per (state, parameter)
   std::vector<AuxCounterDecl> aux_counters;  ///< in the order LoopFn writes WorkerTally::aux
   LoopFn loop = nullptr;
+  /// Bodies registered at run time (the Google Benchmark layer): what their
+  /// LoopFn and fixtures find in WorkerView::context, and an optional hook
+  /// that appends the iteration's secondary results the body itself reported
+  /// (its counters). The hook runs after the iteration teardowns, outside the
+  /// profiled window, with this member's workers' views and measurements.
+  const void* context = nullptr;
+  void (*report)(const void* context, const std::vector<const WorkerView*>& views,
+                 const std::vector<ThreadMeasurement>& threads, const BenchmarkParams& plan,
+                 std::vector<ScalarResult>& out) = nullptr;
 };
 
 class BenchmarkCode {
