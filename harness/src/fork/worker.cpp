@@ -10,6 +10,7 @@
 #include <cxxabi.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <typeinfo>
@@ -33,25 +35,45 @@ namespace {
 
 constexpr std::string_view kWorkerOption = "--cmh-fork-worker=";
 
-/// The channel to the host, blocking. If the host is gone there is nobody to
-/// report to, so a failed write ends the process at once.
+/// Writes a whole frame; on failure says so on stderr and ends the process: the
+/// host is gone (nobody to report to) or the benchmark closed or replaced fd 3.
+/// Never allocates (the OOM hook calls it from inside a failing malloc).
+void write_frame_or_exit(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n > 0) {
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      constexpr char kLost[] =
+          "cmh fork worker: the results channel failed (the benchmark closed or replaced its descriptor?)\n";
+      [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, kLost, sizeof kLost - 1);
+      ::_exit(kChannelLostExitCode);
+    }
+  }
+}
+
+/// The channel to the host, blocking. Frames from the OOM hook (any thread) and
+/// from the engine's observer are serialised by one lock, taken only around the
+/// write(2)s: encoding may allocate, and so may end in the OOM hook.
 class Channel {
  public:
   explicit Channel(int fd) : fd_(fd) {}
 
   void send(const Message& message) {
     const std::string bytes = encode_message(message);
-    std::string_view rest = bytes;
-    while (!rest.empty()) {
-      const ssize_t n = ::write(fd_, rest.data(), rest.size());
-      if (n > 0) {
-        rest.remove_prefix(static_cast<std::size_t>(n));
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        ::_exit(3);
-      }
-    }
+    std::lock_guard<std::mutex> lock(write_lock_);
+    write_frame_or_exit(fd_, bytes.data(), bytes.size());
+  }
+
+  /// From the allocator's OOM hook: no allocation.
+  void send_out_of_memory(int heap_limit, const char* line) noexcept {
+    char frame[512];
+    const std::size_t n = encode_out_of_memory_frame(frame, sizeof frame, heap_limit != 0, line);
+    std::lock_guard<std::mutex> lock(write_lock_);
+    if (fd_ >= 0) write_frame_or_exit(fd_, frame, n);
   }
 
   /// Blocks until one whole frame arrived; nullopt at end of stream.
@@ -67,6 +89,7 @@ class Channel {
   }
 
   void close() {
+    std::lock_guard<std::mutex> lock(write_lock_);
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
   }
@@ -74,7 +97,17 @@ class Channel {
  private:
   int fd_;
   FrameDecoder decoder_;
+  std::mutex write_lock_;
 };
+
+// The bundled allocator's hook, weak: null when the executable is built without it.
+extern "C" __attribute__((weak)) void cmh_alloc_set_oom_hook(void (*hook)(int heap_limit, const char* line));
+
+Channel* g_oom_channel = nullptr;  ///< the worker's channel while it runs, for the OOM hook
+
+void on_out_of_memory(int heap_limit, const char* line) {
+  if (Channel* c = g_oom_channel) c->send_out_of_memory(heap_limit, line);
+}
 
 /// Turns the engine's observer calls into frames.
 class FrameObserver final : public engine::TrialObserver {
@@ -157,6 +190,8 @@ int run_worker(int fd) {
     return 1;
   }
   FrameObserver observer(channel);
+  g_oom_channel = &channel;
+  if (cmh_alloc_set_oom_hook != nullptr) cmh_alloc_set_oom_hook(&on_out_of_memory);
   if (auto failure = run_plan(plan, observer)) channel.send(BenchmarkError{*failure});
   std::fflush(stdout);
   std::fflush(stderr);
@@ -172,9 +207,15 @@ std::optional<int> maybe_run_worker(int argc, char** argv) {
   const std::string_view value = std::string_view(argv[1]).substr(kWorkerOption.size());
   int fd = -1;
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), fd);
-  if (argc != 2 || ec != std::errc() || ptr != value.data() + value.size() || fd < 0 ||
-      ::fcntl(fd, F_GETFD) < 0) {
-    std::fprintf(stderr, "%s is internal: the cmh host starts fork workers itself\n", argv[1]);
+  // Typed by hand it names some descriptor of a shell (0, 1, a file): only the
+  // socket the host passes, above the standard descriptors, is a results channel.
+  struct stat st {};
+  if (argc != 2 || ec != std::errc() || ptr != value.data() + value.size() || fd <= 2 || ::fstat(fd, &st) != 0 ||
+      !S_ISSOCK(st.st_mode)) {
+    std::fprintf(stderr,
+                 "Error parsing command line:\n %s is internal: the cmh host starts fork workers itself, with a "
+                 "socket as that descriptor\n",
+                 argv[1]);
     return 1;
   }
   // Processes the benchmark starts must not hold the channel open after the fork exits.
