@@ -10,6 +10,7 @@
 #include "fork/fork_runner.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -45,6 +46,11 @@ using namespace std::chrono_literals;
 constexpr auto kTerminateGrace = 2s;  ///< SIGTERM -> SIGKILL
 constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited
 constexpr auto kDrainGrace = 1s;      ///< exited, but something it started still holds its pipes
+// A stream that is no longer echoed is read in batches: after a short read the
+// host leaves it for this long, so that a fork writing line by line fills the
+// (enlarged) pipe instead of waking the host for every line.
+constexpr auto kBatchPause = 2ms;
+constexpr int kPipeBytes = 1 << 20;
 constexpr std::string_view kWorkerOptionPrefix = "--cmh-fork-worker=";
 
 
@@ -195,6 +201,9 @@ class ForkSession {
     }
     interrupt::set_fork_group(child_.pid);
     result_.pid = child_.pid;
+    // Room for batched reads of a chatty fork (best effort: the system's pipe-max-size rules).
+    for (int fd : {child_.out, child_.err})
+      if (fd >= 0) ::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
     last_progress_ = spawn_time_;
     if (interrupt::signal() != 0) ::kill(-child_.pid, SIGTERM);  // the signal came while we were spawning
     // The plan goes out at once: the worker reads it right after its handshake.
@@ -253,7 +262,9 @@ class ForkSession {
 
       pollfd fds[4];
       int n = 0;
-      for (int fd : {child_.channel, child_.out, child_.err, reaped_ ? -1 : child_.pidfd})
+      const int out = now >= out_pause_until_ ? child_.out : -1;
+      const int err = now >= err_pause_until_ ? child_.err : -1;
+      for (int fd : {child_.channel, out, err, reaped_ ? -1 : child_.pidfd})
         if (fd >= 0) fds[n++] = pollfd{fd, POLLIN, 0};
       const int rc = ::poll(fds, static_cast<nfds_t>(n), poll_timeout_ms(now));
       if (rc < 0) continue;  // EINTR: the watchdog and the stop flag are checked above
@@ -265,9 +276,9 @@ class ForkSession {
         } else if (fd == child_.channel) {
           read_channel(buf, sizeof buf);
         } else if (fd == child_.out) {
-          read_output(child_.out, out_, buf, sizeof buf);
+          read_output(child_.out, out_, out_pause_until_, buf, sizeof buf);
         } else if (fd == child_.err) {
-          read_output(child_.err, err_, buf, sizeof buf);
+          read_output(child_.err, err_, err_pause_until_, buf, sizeof buf);
         }
       }
     }
@@ -280,6 +291,8 @@ class ForkSession {
     if (term_sent_ && !kill_sent_) consider(term_time_ + kTerminateGrace);
     if (reaped_) consider(reaped_time_ + kDrainGrace);
     if (child_.pidfd < 0 && !reaped_) consider(now + 20ms);  // no pidfd: poll waitpid
+    if (child_.out >= 0 && out_pause_until_ > now) consider(out_pause_until_);
+    if (child_.err >= 0 && err_pause_until_ > now) consider(err_pause_until_);
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 1000));
   }
@@ -367,10 +380,11 @@ class ForkSession {
     }
   }
 
-  void read_output(int& fd, OutputCapture& capture, char* buf, std::size_t size) {
+  void read_output(int& fd, OutputCapture& capture, Clock::time_point& pause_until, char* buf, std::size_t size) {
     const ssize_t n = ::read(fd, buf, size);
     if (n > 0) {
       capture.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      if (!capture.echoing() && static_cast<std::size_t>(n) < size) pause_until = Clock::now() + kBatchPause;
     } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
       close_output(fd, capture);
     }
@@ -524,6 +538,8 @@ class ForkSession {
   std::optional<Failure> worker_failure_;
   std::optional<Failure> host_failure_;
   std::optional<OutOfMemory> allocator_oom_;
+
+  Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
 
   bool reaped_ = false;
   int status_ = 0;

@@ -40,6 +40,8 @@ class OutputCapture {
   std::vector<std::string> tail() const { return {tail_.begin(), tail_.end()}; }
   const std::string& kept_text() const { return kept_; }
   std::size_t total_bytes() const { return total_; }
+  /// False once nothing more is echoed: the reader may then batch its reads.
+  bool echoing() const { return echo_ && !echo_stopped_; }
 
  private:
   void emit(std::string_view raw_line);
