@@ -1,7 +1,8 @@
 """The wrong diagnoses of issue 16 (finding 13), end to end: a benchmark's own
 "heap limit" line before a segfault is a segfault, not out of memory; a benchmark
 that closes fd 3 is not blamed on exit(); a stopped fork is said to be stopped,
-not to have ignored SIGTERM."""
+not to have ignored SIGTERM; a stack overflow is said to be one, not a plain
+signal 11."""
 import cmhtest as t
 from host_common import run
 
@@ -21,5 +22,9 @@ proc = run(["Host.stop_self"] + QUICK + ["-to", "1s"], expect=2)
 out = proc.stdout + proc.stderr
 t.check("it was stopped, SIGSTOP" in out, f"stopped fork: not said\n{out[-1500:]}")
 t.check("ignored SIGTERM" not in out, f"stopped fork: said to have ignored SIGTERM\n{out[-1500:]}")
+
+proc = run(["Host.stack_overflow"] + QUICK, expect=2)
+out = proc.stdout + proc.stderr
+t.check("stack overflow (signal 11" in out, f"stack overflow: said as a plain signal 11\n{out[-1500:]}")
 
 t.done()

@@ -10,6 +10,7 @@
 #include <cxxabi.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "engine/stack_guard.hpp"
 #include "fork/fork_runner.hpp"
 #include "fork/messages.hpp"
 #include "profiling/profiler_factory.hpp"
@@ -104,6 +106,36 @@ class Channel {
 extern "C" __attribute__((weak)) void cmh_alloc_set_oom_hook(void (*hook)(int heap_limit, const char* line));
 
 Channel* g_oom_channel = nullptr;  ///< the worker's channel while it runs, for the OOM hook
+
+// The stack-overflow report, encoded before anything can overflow, written from the
+// SIGSEGV handler without the channel's lock (a crash path: at worst it interleaves).
+int g_overflow_fd = -1;
+std::string* g_overflow_frame = nullptr;
+
+void on_stack_overflow() noexcept {
+  if (g_overflow_fd < 0 || g_overflow_frame == nullptr) return;
+  const char* p = g_overflow_frame->data();
+  std::size_t left = g_overflow_frame->size();
+  while (left > 0) {
+    const ssize_t n = ::write(g_overflow_fd, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+void arm_stack_overflow_report(int fd) {
+  Failure f;
+  f.kind = FailureKind::signal;
+  f.signal = SIGSEGV;
+  f.message =
+      "forked process failed: stack overflow (signal 11, Segmentation fault, in the guard page below a benchmark "
+      "thread's stack: a recursion too deep, or a large array on the stack?)";
+  static std::string frame = encode_message(BenchmarkError{f});
+  g_overflow_frame = &frame;
+  g_overflow_fd = fd;
+  engine::set_stack_overflow_reporter(&on_stack_overflow);
+}
 
 void on_out_of_memory(int heap_limit, const char* line) {
   if (Channel* c = g_oom_channel) c->send_out_of_memory(heap_limit, line);
@@ -191,6 +223,8 @@ int run_worker(int fd) {
   }
   FrameObserver observer(channel);
   g_oom_channel = &channel;
+  arm_stack_overflow_report(fd);
+  const engine::StackGuard guard;  // the main thread runs benchmark code too (set-up, single-threaded parts)
   if (cmh_alloc_set_oom_hook != nullptr) cmh_alloc_set_oom_hook(&on_out_of_memory);
   if (auto failure = run_plan(plan, observer)) channel.send(BenchmarkError{*failure});
   std::fflush(stdout);

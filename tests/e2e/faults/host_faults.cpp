@@ -36,6 +36,14 @@ int channel_fd() {
   return -1;
 }
 
+/// Recursion without end; the array and the use after the call keep every frame.
+int recurse(int depth) {
+  volatile char frame[256];
+  frame[0] = static_cast<char>(depth);
+  if (depth < 0) return 0;  // never (the stack ends first); keeps -Winfinite-recursion quiet
+  return recurse(depth + 1) + frame[0];
+}
+
 }  // namespace
 
 CMH_OPTIONS(Host, cmh::mode::throughput);
@@ -111,3 +119,5 @@ CMH_BENCHMARK(Host, stop_self, cmh::Blackhole& bh) {
   ::raise(SIGSTOP);
   bh.consume(1);
 }
+
+CMH_BENCHMARK(Host, stack_overflow, cmh::Blackhole& bh) { bh.consume(recurse(0)); }
