@@ -5,6 +5,7 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(Boost 1.74 REQUIRED)  # header-only Boost.Math: Student t quantiles
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(NUMA REQUIRED IMPORTED_TARGET numa)
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)  # benchmark filters (host/planner_selection.cpp)
 if(CMH_BUILD_TESTS)
   find_package(doctest REQUIRED)
   # /usr/bin/python3 is Debian's, the one python3-scipy (compare.py) is installed for.

@@ -48,6 +48,8 @@ CMH_EXPORT const char* cmh_alloc_options_string(void) {
 
 CMH_EXPORT const char* cmh_alloc_options_help(void) { return options_help(); }
 
+CMH_EXPORT void cmh_alloc_set_oom_hook(cmh_alloc_oom_hook_t hook) { set_oom_hook(hook); }
+
 CMH_EXPORT int cmh_alloc_node_of(const void* p) { return node_of(p); }
 
 CMH_EXPORT int cmh_alloc_stats_get(cmh_alloc_stats_t* stats) {

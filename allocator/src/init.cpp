@@ -23,6 +23,7 @@ NodeLayout g_layout;
 NumaDecision g_decision;
 char g_options_text[256];
 std::atomic<bool> g_oom_reported{false};
+std::atomic<cmh_alloc_oom_hook_t> g_oom_hook{nullptr};
 
 void run_init() {
   g_options = parse_options(prim::get_env("CMH_ALLOC"), report_line);
@@ -92,12 +93,15 @@ const char* options_text() { return g_options_text; }
 
 void report_line(const char* line) { prim::write_stderr(line, strlen(line)); }
 
+void set_oom_hook(cmh_alloc_oom_hook_t hook) { g_oom_hook.store(hook, std::memory_order_release); }
+
 void* out_of_memory(size_t size) {
   if (!g_oom_reported.exchange(true, std::memory_order_relaxed)) {
     char line[256];
     TextBuffer text(line, sizeof(line));
     const uint64_t limit = g_space.heap_limit;
-    if (limit && tls_limit_refused) {
+    const bool heap_limit = limit && tls_limit_refused;
+    if (heap_limit) {
       text.add("cmh-alloc: heap limit reached (-Xmx").add_size(limit).add("): cannot allocate ").add_uint(size)
           .add(" bytes\n");
     } else {
@@ -105,6 +109,7 @@ void* out_of_memory(size_t size) {
           .add(" bytes (the OS refused memory or the heap's address space is exhausted)\n");
     }
     report_line(line);
+    if (const cmh_alloc_oom_hook_t hook = g_oom_hook.load(std::memory_order_acquire)) hook(heap_limit ? 1 : 0, line);
   }
   tls_limit_refused = false;
   errno = ENOMEM;

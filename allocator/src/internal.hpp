@@ -152,5 +152,7 @@ const char* options_text();
 void report_line(const char* line);
 /// Out of memory: prints the one line (once per process), sets errno. Returns nullptr.
 void* out_of_memory(size_t size);
+/// cmh_alloc_set_oom_hook(): called by out_of_memory() after its report line, once.
+void set_oom_hook(cmh_alloc_oom_hook_t hook);
 
 }  // namespace cmh::allocator

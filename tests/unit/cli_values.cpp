@@ -51,7 +51,12 @@ TEST_CASE("parse_time rejects what is not a time, quoting it") {
     const std::string msg = error_of([&] { parse_time(bad); });
     CHECK(msg.find(std::string("\"") + bad + "\" is not a time") != std::string::npos);
   }
-  CHECK(error_of([] { parse_time("9999999999999day"); }).find("too long") != std::string::npos);
+  // Huge times mean forever: cut to kForever, whatever the number of digits.
+  CHECK(parse_time("9999999999999day") == cmh::cli::kForever);
+  CHECK(parse_time("106751day") == cmh::cli::kForever);
+  CHECK(parse_time(std::string(100, '9') + "s") == cmh::cli::kForever);
+  CHECK(parse_time("36500day") == cmh::cli::kForever);
+  CHECK(parse_time("36499day") < cmh::cli::kForever);
 }
 
 TEST_CASE("parse_int applies JMH's bounds") {
@@ -59,7 +64,10 @@ TEST_CASE("parse_int applies JMH's bounds") {
   CHECK(parse_int("5", IntBound::positive) == 5);
   CHECK(parse_int("+5", IntBound::positive) == 5);
   CHECK(parse_int("0", IntBound::non_negative) == 0);
-  CHECK(parse_int("2147483647", IntBound::positive) == 2147483647);
+  CHECK(parse_int("2147483647", IntBound::positive, 2147483647) == 2147483647);
+  CHECK(parse_int("1000000000", IntBound::positive) == 1000000000);
+  CHECK(error_of([] { parse_int("1000000001", IntBound::positive); }) ==
+        "the value 1000000001 is too large (at most 1000000000)");
   CHECK(error_of([] { parse_int("abc", IntBound::positive); }) == "\"abc\" is not an integer");
   CHECK(error_of([] { parse_int("", IntBound::positive); }) == "\"\" is not an integer");
   CHECK(error_of([] { parse_int("5x", IntBound::positive); }) == "\"5x\" is not an integer");
@@ -92,6 +100,9 @@ TEST_CASE("parse_threads: counts, max and halfmax") {
   CHECK(parse_threads("HalfMax") == cmh::kThreadsHalfMax);
   CHECK(error_of([] { parse_threads("0"); }) == "the value 0 should be positive (or max, halfmax)");
   CHECK(error_of([] { parse_threads("-2"); }) == "the value -2 should be positive (or max, halfmax)");
+  CHECK(parse_threads("4096") == 4096);
+  CHECK(error_of([] { parse_threads("2147483647"); }) ==
+        "the value 2147483647 is too large (at most 4096) (or max, halfmax)");
   CHECK(error_of([] { parse_threads("many"); }) == "\"many\" is not an integer (or max, halfmax)");
 }
 

@@ -70,3 +70,20 @@ TEST_CASE("fork frames: a large stream of frames keeps the buffer compact") {
   CHECK(frames == 100000);
   CHECK(d.pending() == 0);
 }
+
+TEST_CASE("the out-of-memory frame built without allocating is the encoder's, byte for byte") {
+  using namespace cmh::forking;
+  const char* line = "cmh-alloc: heap limit reached (-Xmx8m): cannot allocate 64 bytes\n";
+  char buf[512];
+  const std::size_t n = encode_out_of_memory_frame(buf, sizeof buf, true, line);
+  CHECK(std::string(buf, n) == encode_message(OutOfMemory{true, line}));
+  const auto m = decode_message(Frame{FrameType::out_of_memory, std::string(buf + kFrameHeaderSize, n - kFrameHeaderSize)});
+  CHECK(std::get<OutOfMemory>(m).line == line);
+  CHECK(std::get<OutOfMemory>(m).heap_limit);
+  // Cut to fit a small buffer, still a valid frame.
+  char small[32];
+  const std::size_t k = encode_out_of_memory_frame(small, sizeof small, false, line);
+  CHECK(k == sizeof small);
+  const auto cut = decode_message(Frame{FrameType::out_of_memory, std::string(small + kFrameHeaderSize, k - kFrameHeaderSize)});
+  CHECK(std::get<OutOfMemory>(cut).line == std::string(line, sizeof small - 13));
+}

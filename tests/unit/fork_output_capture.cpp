@@ -17,8 +17,27 @@ TEST_CASE("output capture: lines across reads, tail of the last N") {
   c.finish();
   CHECK(echoed.back() == "five");
   CHECK(c.tail() == std::vector<std::string>{"three", "four", "five"});
-  CHECK(c.mentions("fou"));
-  CHECK_FALSE(c.mentions("one"));
+}
+
+TEST_CASE("output capture: past the echo cap, and with no echo, the tail is still exact") {
+  std::size_t echoed = 0;
+  OutputCapture c("stdout", 3, [&](std::string_view) { ++echoed; }, false);
+  OutputCapture quiet("stdout", 3, nullptr, false);
+  std::string block;
+  for (int i = 0; i < 100000; ++i) block += "line " + std::to_string(i) + "\n";  // ~1.1 MB
+  for (int k = 0; k < 3; ++k) {
+    c.feed(block);
+    quiet.feed(block);
+  }
+  c.feed("last\x01 without newline");
+  quiet.feed("last\x01 without newline");
+  c.finish();
+  quiet.finish();
+  const std::vector<std::string> expected{"line 99998", "line 99999", "last? without newline"};
+  CHECK(c.tail() == expected);
+  CHECK(quiet.tail() == expected);
+  CHECK(echoed < 100000);  // the echo stopped at the cap
+  CHECK(c.total_bytes() == 3 * block.size() + std::string_view("last\x01 without newline").size());
 }
 
 TEST_CASE("output capture: an endless line is cut, memory stays bounded") {

@@ -79,6 +79,13 @@ CMH_ALLOC_DECL const char* cmh_alloc_numa_nodes(void);
 CMH_ALLOC_DECL const char* cmh_alloc_options_string(void);
 /** Multi-line description of the CMH_ALLOC options, for a -h text. Static storage. */
 CMH_ALLOC_DECL const char* cmh_alloc_options_help(void);
+
+/** Called once, the first time an allocation fails: heap_limit is 1 when -Xmx refused it,
+    0 when the OS did; line is the report the allocator also writes to stderr. It runs inside
+    the failing allocation, on its thread: it must not allocate. cmh's fork worker uses it to
+    tell the host, as a typed frame, that the fork ran out of memory. NULL removes the hook. */
+typedef void (*cmh_alloc_oom_hook_t)(int heap_limit, const char* line);
+CMH_ALLOC_DECL void cmh_alloc_set_oom_hook(cmh_alloc_oom_hook_t hook);
 /** The NUMA node id the allocator placed the memory at p on, or -1 when p is not the
  *  allocator's memory or NUMA mode is off. */
 CMH_ALLOC_DECL int cmh_alloc_node_of(const void* p);

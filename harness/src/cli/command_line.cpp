@@ -166,8 +166,11 @@ class Parser {
 
   CommandLine finish() {
     if (const auto& groups = state_.command_line.overrides.thread_groups) {
-      int total = 0;
+      long long total = 0;  // each count is at most kMaxThreads, their number is not bounded
       for (int g : *groups) total += g;
+      if (total > kMaxThreads)
+        fail(fmt::format("Option -tg: the thread counts \"{}\" add up to {}, more than {}", fmt::join(*groups, ","),
+                         total, kMaxThreads));
       if (total <= 0)
         fail(fmt::format("Option -tg: the thread counts \"{}\" add up to 0; a group needs a thread",
                          fmt::join(*groups, ",")));

@@ -8,6 +8,7 @@
 
 #include <cmh/options.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,8 +43,12 @@ struct CommandLine {
 /// Throws CommandLineError naming the offending text.
 CommandLine parse_command_line(int argc, const char* const* argv);
 
-/// JMH's time syntax: "100ms", "2s", "1m", "10 min", bare number = seconds.
-/// Throws CommandLineError.
+/// The longest time cmh keeps (100 years): longer ones, however many digits they
+/// have, mean "forever" and are cut to this.
+inline constexpr Nanos kForever{std::int64_t{36500} * 86'400'000'000'000};
+
+/// JMH's time syntax: "100ms", "2s", "1m", "10 min", bare number = seconds;
+/// saturates at kForever. Throws CommandLineError.
 Nanos parse_time(std::string_view text);
 
 /// The -h text.

@@ -44,7 +44,7 @@ void apply_params(ParseState& s, std::string_view value) {
 void apply_thread_groups(ParseState& s, std::string_view value) {
   auto& counts = overrides(s).thread_groups;
   if (!counts) counts.emplace();
-  for (const auto& item : split_list(value, ',')) counts->push_back(parse_int(item, IntBound::non_negative));
+  for (const auto& item : split_list(value, ',')) counts->push_back(parse_int(item, IntBound::non_negative, kMaxThreads));
 }
 
 void apply_modes(ParseState& s, std::string_view value) {

@@ -48,7 +48,7 @@ constexpr std::array kTimeSuffixes{
 
 }  // namespace
 
-int parse_int(std::string_view text, IntBound bound) {
+int parse_int(std::string_view text, IntBound bound, int max) {
   std::string_view digits = text;
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);  // Java's Integer accepts "+5"
   long long value = 0;
@@ -63,6 +63,7 @@ int parse_int(std::string_view text, IntBound bound) {
     fail(fmt::format("the value {} should be positive", text));
   if (bound == IntBound::non_negative && value < 0)
     fail(fmt::format("the value {} should be non-negative", text));
+  if (value > max) fail(fmt::format("the value {} is too large (at most {})", text, max));
   return static_cast<int>(value);
 }
 
@@ -76,7 +77,7 @@ int parse_threads(std::string_view text) {
   if (equals_ignore_case(text, "max")) return kThreadsMax;
   if (equals_ignore_case(text, "halfmax")) return kThreadsHalfMax;
   try {
-    return parse_int(text, IntBound::positive);
+    return parse_int(text, IntBound::positive, kMaxThreads);
   } catch (const CommandLineError& e) {
     fail(fmt::format("{} (or max, halfmax)", e.what()));
   }
@@ -105,11 +106,12 @@ Nanos parse_time(std::string_view text) {
       if (suffix == u.suffix) unit_nanos = u.nanos;
   }
   if (unit_nanos == 0) throw bad();
+  // Past kForever a time means "forever": saturate, so that adding two of them to
+  // a clock reading (the watchdog's iteration time + timeout) cannot overflow.
   std::int64_t count = 0;
   auto [ptr, ec] = std::from_chars(compact.data(), compact.data() + digits, count);
   (void)ptr;
-  if (ec != std::errc() || count > std::numeric_limits<std::int64_t>::max() / unit_nanos)
-    fail(fmt::format("\"{}\" is too long a time", text));
+  if (ec != std::errc() || count > kForever.count() / unit_nanos) return kForever;
   return Nanos(count * unit_nanos);
 }
 

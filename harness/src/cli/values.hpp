@@ -20,8 +20,14 @@ namespace cmh::cli {
 /// The smallest value an integer option accepts, as JMH's IntegerValueConverter.
 enum class IntBound { positive, non_negative };
 
-/// A decimal 32-bit integer with an optional sign, at least `bound`.
-int parse_int(std::string_view text, IntBound bound);
+/// Upper bounds of the counts, so that the planner's and the watchdog's sums and
+/// products of them stay in range: iterations, forks, batch sizes and -opi (two
+/// counts still add up in an int), and threads (each one is a real thread).
+inline constexpr int kMaxCount = 1'000'000'000;
+inline constexpr int kMaxThreads = 4096;
+
+/// A decimal 32-bit integer with an optional sign, at least `bound` and at most `max`.
+int parse_int(std::string_view text, IntBound bound, int max = kMaxCount);
 
 /// "true" or "false", in any case (JMH's Boolean options).
 bool parse_bool(std::string_view text);

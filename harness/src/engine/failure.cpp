@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <typeinfo>
 
 namespace cmh {
@@ -39,6 +40,11 @@ Failure failure_from_current_exception() {
     throw;
   } catch (const detail::ParamError& e) {
     f.kind = FailureKind::other;
+    f.message = e.what();
+  } catch (const std::bad_alloc& e) {
+    // Typed here, where the exception is, so that nobody compares type names later.
+    f.kind = FailureKind::out_of_memory;
+    f.exception_type = detail::demangle(typeid(e).name());
     f.message = e.what();
   } catch (const std::exception& e) {
     f.exception_type = detail::demangle(typeid(e).name());

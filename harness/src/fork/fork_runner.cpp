@@ -10,6 +10,7 @@
 #include "fork/fork_runner.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -26,11 +27,14 @@
 #include <string_view>
 #include <utility>
 
+#include "fork/adopted.hpp"
+#include "fork/classify.hpp"
 #include "fork/fork_args.hpp"
 #include "fork/messages.hpp"
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
 #include "fork/spawner.hpp"
+#include "model/interrupt.hpp"
 
 namespace cmh::forking {
 
@@ -42,11 +46,13 @@ using namespace std::chrono_literals;
 constexpr auto kTerminateGrace = 2s;  ///< SIGTERM -> SIGKILL
 constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited
 constexpr auto kDrainGrace = 1s;      ///< exited, but something it started still holds its pipes
+// A stream that is no longer echoed is read in batches: after a short read the
+// host leaves it for this long, so that a fork writing line by line fills the
+// (enlarged) pipe instead of waking the host for every line.
+constexpr auto kBatchPause = 2ms;
+constexpr int kPipeBytes = 1 << 20;
 constexpr std::string_view kWorkerOptionPrefix = "--cmh-fork-worker=";
 
-std::atomic<pid_t> g_current_group{0};
-volatile std::sig_atomic_t g_stop_requested = 0;
-static_assert(std::atomic<pid_t>::is_always_lock_free, "stop_current_fork() must be async-signal-safe");
 
 std::string describe_time(Nanos t) {
   using namespace std::chrono;
@@ -58,11 +64,6 @@ std::string describe_time(Nanos t) {
   return std::to_string(ns) + " ns";
 }
 
-std::string signal_text(int sig) {
-  const char* name = ::strsignal(sig);
-  return "signal " + std::to_string(sig) + " (" + (name ? name : "unknown") + ")";
-}
-
 const char* kind_text(IterationKind kind) { return kind == IterationKind::warmup ? "warmup" : "measurement"; }
 
 std::string shell_quote(std::string_view s) {
@@ -72,6 +73,12 @@ std::string shell_quote(std::string_view s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+/// t + d, saturating: a timeout from code or the command line may mean "forever".
+Clock::time_point later(Clock::time_point t, Nanos d) {
+  const Nanos room = std::chrono::duration_cast<Nanos>(Clock::time_point::max() - t);
+  return d >= room ? Clock::time_point::max() : t + std::chrono::duration_cast<Clock::duration>(d);
 }
 
 Failure make_failure(FailureKind kind, std::string message) {
@@ -109,13 +116,14 @@ class ForkSession {
       int status = 0;
       while (::waitpid(child_.pid, &status, 0) < 0 && errno == EINTR) {
       }
+      kill_adopted_children();
     }
     close_child_fds(child_);
-    g_current_group.store(0);
+    interrupt::set_fork_group(0);
   }
 
   ForkResult run() {
-    if (g_stop_requested) {
+    if (interrupt::signal() != 0) {
       result_.failure = make_failure(FailureKind::interrupted, "interrupted before the fork started");
       return std::move(result_);
     }
@@ -124,7 +132,7 @@ class ForkSession {
     out_.finish();
     err_.finish();
     close_child_fds(child_);
-    g_current_group.store(0);
+    interrupt::set_fork_group(0);
     result_.failure = decide_failure();
     run_after_trial();
     if (result_.failure) {
@@ -191,10 +199,13 @@ class ForkSession {
       result_.failure = make_failure(FailureKind::spawn, e.what());
       return false;
     }
-    g_current_group.store(child_.pid);
+    interrupt::set_fork_group(child_.pid);
     result_.pid = child_.pid;
+    // Room for batched reads of a chatty fork (best effort: the system's pipe-max-size rules).
+    for (int fd : {child_.out, child_.err})
+      if (fd >= 0) ::fcntl(fd, F_SETPIPE_SZ, kPipeBytes);
     last_progress_ = spawn_time_;
-    if (g_stop_requested) ::kill(-child_.pid, SIGTERM);  // the signal came while we were spawning
+    if (interrupt::signal() != 0) ::kill(-child_.pid, SIGTERM);  // the signal came while we were spawning
     // The plan goes out at once: the worker reads it right after its handshake.
     send(encode_message(PlanMessage{plan_}));
     return true;
@@ -251,7 +262,9 @@ class ForkSession {
 
       pollfd fds[4];
       int n = 0;
-      for (int fd : {child_.channel, child_.out, child_.err, reaped_ ? -1 : child_.pidfd})
+      const int out = now >= out_pause_until_ ? child_.out : -1;
+      const int err = now >= err_pause_until_ ? child_.err : -1;
+      for (int fd : {child_.channel, out, err, reaped_ ? -1 : child_.pidfd})
         if (fd >= 0) fds[n++] = pollfd{fd, POLLIN, 0};
       const int rc = ::poll(fds, static_cast<nfds_t>(n), poll_timeout_ms(now));
       if (rc < 0) continue;  // EINTR: the watchdog and the stop flag are checked above
@@ -263,9 +276,9 @@ class ForkSession {
         } else if (fd == child_.channel) {
           read_channel(buf, sizeof buf);
         } else if (fd == child_.out) {
-          read_output(child_.out, out_, buf, sizeof buf);
+          read_output(child_.out, out_, out_pause_until_, buf, sizeof buf);
         } else if (fd == child_.err) {
-          read_output(child_.err, err_, buf, sizeof buf);
+          read_output(child_.err, err_, err_pause_until_, buf, sizeof buf);
         }
       }
     }
@@ -278,6 +291,8 @@ class ForkSession {
     if (term_sent_ && !kill_sent_) consider(term_time_ + kTerminateGrace);
     if (reaped_) consider(reaped_time_ + kDrainGrace);
     if (child_.pidfd < 0 && !reaped_) consider(now + 20ms);  // no pidfd: poll waitpid
+    if (child_.out >= 0 && out_pause_until_ > now) consider(out_pause_until_);
+    if (child_.err >= 0 && err_pause_until_ > now) consider(err_pause_until_);
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 1000));
   }
@@ -286,16 +301,19 @@ class ForkSession {
     if (finished_) return finish_time_ + kShutdownGrace;
     if (open_) {
       const IterationParams& ip = params_of(open_->kind);
-      const Nanos budget = (plan_.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time) + plan_.timeout;
-      return open_since_ + std::chrono::duration_cast<Clock::duration>(budget);
+      return later(later(open_since_, plan_.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time), plan_.timeout);
     }
-    return last_progress_ + std::chrono::duration_cast<Clock::duration>(plan_.timeout);
+    return later(last_progress_, plan_.timeout);
   }
 
   void check_watchdog(Clock::time_point now) {
     if (reaped_) return;
-    if (g_stop_requested && !host_failure_ ) {
+    if (interrupt::signal() != 0 && !host_failure_) {
       stop(make_failure(FailureKind::interrupted, "interrupted: the host was asked to stop, and stopped the fork"));
+    }
+    if (interrupt::count() >= 2 && !kill_sent_) {  // asked twice: the handler killed the group already
+      ::kill(-child_.pid, SIGKILL);
+      kill_sent_ = true;
     }
     if (!host_failure_ && now >= watchdog_deadline()) {
       if (finished_) {
@@ -318,6 +336,9 @@ class ForkSession {
       }
     }
     if (term_sent_ && !kill_sent_ && now >= term_time_ + kTerminateGrace) {
+      // A stopped process cannot act on SIGTERM: say which it was.
+      kill_reason_ = process_state(child_.pid) == 'T' ? " (it was stopped, SIGSTOP, and was killed with SIGKILL)"
+                                                      : " (it ignored SIGTERM and was killed with SIGKILL)";
       ::kill(-child_.pid, SIGKILL);
       kill_sent_ = true;
     }
@@ -352,15 +373,18 @@ class ForkSession {
       reaped_ = true;
       status_ = status;
       reaped_time_ = Clock::now();
-      // Anything the fork left behind in its group goes with it.
+      // Anything the fork left behind in its group goes with it, and so does
+      // anything it orphaned outside its group (re-parented to the subreaper host).
       ::kill(-child_.pid, SIGKILL);
+      kill_adopted_children();
     }
   }
 
-  void read_output(int& fd, OutputCapture& capture, char* buf, std::size_t size) {
+  void read_output(int& fd, OutputCapture& capture, Clock::time_point& pause_until, char* buf, std::size_t size) {
     const ssize_t n = ::read(fd, buf, size);
     if (n > 0) {
       capture.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      if (!capture.echoing() && static_cast<std::size_t>(n) < size) pause_until = Clock::now() + kBatchPause;
     } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
       close_output(fd, capture);
     }
@@ -402,7 +426,8 @@ class ForkSession {
 
   void handle(const Message& message) {
     last_progress_ = Clock::now();
-    if (finished_) throw ProtocolError("a frame after the finish frame");
+    // The allocator may run out of memory in a static destructor, after "finish".
+    if (finished_ && !std::holds_alternative<OutOfMemory>(message)) throw ProtocolError("a frame after the finish frame");
     if (!handshake_ && !std::holds_alternative<Handshake>(message))
       throw ProtocolError("the first frame is not a handshake");
     std::visit([this](const auto& m) { on(m); }, message);
@@ -446,7 +471,7 @@ class ForkSession {
     open_.reset();
     Failure failure = m.failure;
     // Said as what it is on the iteration line already; the allocator's line is added at the end.
-    if (failure.exception_type == "std::bad_alloc") mark_out_of_memory(failure);
+    if (failure.kind == FailureKind::out_of_memory) describe_out_of_memory(failure);
     if (!worker_failure_) worker_failure_ = failure;
     observer_.iteration_failed(params_of(m.kind), m.index, failure);
   }
@@ -457,74 +482,30 @@ class ForkSession {
     finished_ = true;
     finish_time_ = Clock::now();
   }
+  void on(const OutOfMemory& m) {
+    if (!allocator_oom_) allocator_oom_ = m;
+  }
 
   // ---- after the fork ----
 
+  /// Everything classify() needs, as observed; the decision itself is pure.
   std::optional<Failure> decide_failure() {
-    std::optional<Failure> f;
-    // What the fork reported came first and is the cause (a fork that threw and then
-    // hung at exit failed because it threw), unless the user interrupted the run.
-    const bool interrupted = host_failure_ && host_failure_->kind == FailureKind::interrupted;
-    if (host_failure_ && (interrupted || !worker_failure_)) {
-      f = std::move(host_failure_);
-      if (kill_sent_) f->message += " (it ignored SIGTERM and was killed with SIGKILL)";
-    } else if (worker_failure_) {
-      f = std::move(worker_failure_);
-      if (f->kind != FailureKind::out_of_memory && (f->exception_type == "std::bad_alloc" || allocator_hit_limit()))
-        mark_out_of_memory(*f);
-      if (f->kind == FailureKind::out_of_memory) f->message += heap_limit_note();
-    } else if (WIFSIGNALED(status_)) {
-      const int sig = WTERMSIG(status_);
-      const auto oom_after = oom_kill_count();
-      if (sig == SIGKILL && oom_kills_before_ && oom_after && *oom_after > *oom_kills_before_) {
-        f = make_failure(FailureKind::out_of_memory,
-                         "forked process failed: " + signal_text(sig) + ", killed by the kernel's OOM killer");
-      } else if (allocator_hit_limit()) {
-        f = make_failure(FailureKind::out_of_memory,
-                         "forked process failed: " + signal_text(sig) + " after running out of memory" +
-                             heap_limit_note());
-      } else {
-        f = make_failure(FailureKind::signal, "forked process failed: " + signal_text(sig) +
-                                                  (finished_ ? ", after the benchmark had finished" : ""));
-      }
-      f->signal = sig;
-    } else if (WIFEXITED(status_)) {
-      const int code = WEXITSTATUS(status_);
-      if (!finished_) {
-        const bool oom = allocator_hit_limit();
-        f = make_failure(oom ? FailureKind::out_of_memory : FailureKind::exited_early,
-                         "forked process failed: exit code " + std::to_string(code) +
-                             ", it exited before the harness had finished with it" +
-                             (oom ? " after running out of memory" + heap_limit_note()
-                                  : std::string(" (exit() or _exit() called in the benchmark?)")));
-        if (channel_truncated_) f->message += "; the results channel ended in the middle of a frame";
-      } else if (code != 0) {
-        f = make_failure(FailureKind::other, "forked process failed: exit code " + std::to_string(code) +
-                                                 ", after the benchmark had finished");
-      } else if (channel_truncated_) {
-        f = make_failure(FailureKind::protocol, "the fork corrupted the results channel: it ended inside a frame");
-      }
-      if (f) f->exit_code = code;
+    ForkObservations seen;
+    seen.finished = finished_;
+    seen.channel_truncated = channel_truncated_;
+    seen.worker_failure = worker_failure_;
+    if (allocator_oom_) {
+      seen.allocator_oom = allocator_oom_->line;
+      seen.allocator_heap_limit = allocator_oom_->heap_limit;
     }
-    return f;
-  }
-
-  static void mark_out_of_memory(Failure& f) {
-    const bool plain = f.exception_type.empty() || f.message.empty() || f.message == f.exception_type;
-    f.kind = FailureKind::out_of_memory;
-    f.message = "out of memory: " + (f.exception_type.empty() ? f.message
-                                     : plain                  ? f.exception_type
-                                                              : f.exception_type + ": " + f.message);
-  }
-
-  /// The bundled allocator says "... heap limit ..." on stderr when -Xmx is reached.
-  bool allocator_hit_limit() const { return err_.mentions("heap limit") || out_.mentions("heap limit"); }
-
-  std::string heap_limit_note() const {
-    for (const auto* capture : {&err_, &out_})
-      for (const auto& line : capture->tail())
-        if (line.find("heap limit") != std::string::npos) return " (" + line + ")";
-    return "";
+    seen.host_failure = host_failure_;
+    seen.kill_note = kill_reason_;
+    seen.wait_status = status_;
+    seen.oom_kills_before = oom_kills_before_;
+    if (WIFSIGNALED(status_) && WTERMSIG(status_) == SIGKILL) seen.oom_kills_after = oom_kill_count();
+    seen.stdout_tail = out_.tail();
+    seen.stderr_tail = err_.tail();
+    return classify(seen);
   }
 
   void run_after_trial() {
@@ -558,11 +539,15 @@ class ForkSession {
   bool channel_truncated_ = false;
   std::optional<Failure> worker_failure_;
   std::optional<Failure> host_failure_;
+  std::optional<OutOfMemory> allocator_oom_;
+
+  Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
 
   bool reaped_ = false;
   int status_ = 0;
   bool term_sent_ = false;
   bool kill_sent_ = false;
+  std::string kill_reason_;  ///< why SIGKILL followed SIGTERM after the grace period, for the message
   Clock::time_point spawn_time_, last_progress_, open_since_, finish_time_, term_time_, reaped_time_;
 };
 
@@ -571,12 +556,6 @@ class ForkSession {
 ForkResult run_fork(const ForkRequest& request, ForkObserver& observer) {
   ForkSession session(request, observer);
   return session.run();
-}
-
-void stop_current_fork() noexcept {
-  g_stop_requested = 1;
-  const pid_t group = g_current_group.load();
-  if (group > 0) ::kill(-group, SIGTERM);
 }
 
 }  // namespace cmh::forking

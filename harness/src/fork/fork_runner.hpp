@@ -42,12 +42,12 @@ struct ForkRequest {
   bool echo_all_output = false;
 };
 
+/// The worker's exit status when its results channel fails under it (the benchmark
+/// closed or replaced fd 3): rare enough that the host can tell it from exit(3).
+inline constexpr int kChannelLostExitCode = 121;
+
 /// Runs one fork to completion (or failure). Never throws for anything the fork does.
 ForkResult run_fork(const ForkRequest& request, ForkObserver& observer);
-
-/// Stops the fork that is currently running, if any (SIGTERM, then SIGKILL after a
-/// grace period). Async-signal-safe: the host's SIGINT/SIGTERM handler calls it.
-void stop_current_fork() noexcept;
 
 /// If argv carries the hidden worker option, runs this process as a fork worker and
 /// returns its exit status; otherwise returns nullopt and main() goes on as the host.

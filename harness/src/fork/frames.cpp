@@ -9,9 +9,6 @@ namespace cmh::forking {
 
 namespace {
 
-constexpr char kMagic0 = 'C';
-constexpr char kMagic1 = 'M';
-
 std::uint32_t payload_length(std::string_view header) {
   std::uint32_t n = 0;
   for (int i = 0; i < 4; ++i) n |= std::uint32_t{static_cast<std::uint8_t>(header[4 + i])} << (8 * i);

@@ -31,8 +31,11 @@ enum class FrameType : std::uint8_t {
   iteration_failed = 5,   ///< fork -> host: kind, index and the Failure of that iteration
   benchmark_error = 6,    ///< fork -> host: a Failure outside any iteration
   finish = 7,             ///< fork -> host: the trial is over; the fork exits next
+  out_of_memory = 8,      ///< fork -> host: the bundled allocator refused memory (-Xmx or the OS), any time
 };
-inline constexpr std::uint8_t kLastFrameType = 7;
+inline constexpr std::uint8_t kLastFrameType = 8;
+inline constexpr std::uint8_t kMagic0 = 'C';
+inline constexpr std::uint8_t kMagic1 = 'M';
 
 struct Frame {
   FrameType type = FrameType::finish;

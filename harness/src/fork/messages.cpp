@@ -43,7 +43,16 @@ struct Encoder {
     return FrameType::benchmark_error;
   }
   FrameType operator()(const Finish&) { return FrameType::finish; }
+  FrameType operator()(const OutOfMemory& m) {
+    w.put_bool(m.heap_limit);
+    w.put_string(m.line);
+    return FrameType::out_of_memory;
+  }
 };
+
+void put_u32_at(char* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(static_cast<std::uint8_t>(v >> (8 * i)));
+}
 
 }  // namespace
 
@@ -102,11 +111,34 @@ Message decode_message(const Frame& frame) {
     case FrameType::finish:
       message = Finish{};
       break;
+    case FrameType::out_of_memory: {
+      OutOfMemory m;
+      m.heap_limit = r.get_bool();
+      m.line = r.get_string();
+      message = std::move(m);
+      break;
+    }
     default:
       throw ProtocolError("unknown frame type " + std::to_string(static_cast<int>(frame.type)));
   }
   r.expect_end();
   return message;
+}
+
+std::size_t encode_out_of_memory_frame(char* buf, std::size_t capacity, bool heap_limit, const char* line) noexcept {
+  constexpr std::size_t kFixed = kFrameHeaderSize + 1 + 4;  // header, bool, string length
+  if (capacity < kFixed) return 0;
+  std::size_t n = 0;
+  while (line[n] != '\0' && n < capacity - kFixed) ++n;
+  buf[0] = static_cast<char>(kMagic0);
+  buf[1] = static_cast<char>(kMagic1);
+  buf[2] = static_cast<char>(kProtocolVersion);
+  buf[3] = static_cast<char>(FrameType::out_of_memory);
+  put_u32_at(buf + 4, static_cast<std::uint32_t>(1 + 4 + n));
+  buf[8] = heap_limit ? 1 : 0;
+  put_u32_at(buf + 9, static_cast<std::uint32_t>(n));
+  for (std::size_t i = 0; i < n; ++i) buf[kFixed + i] = line[i];
+  return kFixed + n;
 }
 
 const char* frame_type_name(FrameType type) {
@@ -118,6 +150,7 @@ const char* frame_type_name(FrameType type) {
     case FrameType::iteration_failed: return "iteration failed";
     case FrameType::benchmark_error: return "benchmark error";
     case FrameType::finish: return "finish";
+    case FrameType::out_of_memory: return "out of memory";
   }
   return "unknown";
 }

@@ -41,14 +41,25 @@ struct BenchmarkError {
   Failure failure;
 };
 struct Finish {};
+/// Sent from inside the failing allocation (the allocator's OOM hook), so the host
+/// knows the cause even when the fork crashes right after.
+struct OutOfMemory {
+  bool heap_limit = false;  ///< -Xmx refused it (else the OS did)
+  std::string line;         ///< the allocator's report line
+};
 
 using Message = std::variant<Handshake, PlanMessage, IterationStarted, IterationFinished, IterationFailed,
-                             BenchmarkError, Finish>;
+                             BenchmarkError, Finish, OutOfMemory>;
 
 /// The whole frame (header + payload) for a message.
 std::string encode_message(const Message& message);
 /// Interprets a frame; throws ProtocolError when the payload is not a valid encoding.
 Message decode_message(const Frame& frame);
+
+/// The OutOfMemory frame, byte for byte as encode_message() makes it, built in
+/// `buf` without allocating (it is sent from inside a failing malloc). The line is
+/// cut to fit. Returns the frame's size.
+std::size_t encode_out_of_memory_frame(char* buf, std::size_t capacity, bool heap_limit, const char* line) noexcept;
 
 /// "handshake", "plan", ... for diagnostics.
 const char* frame_type_name(FrameType type);

@@ -56,6 +56,17 @@ void OutputCapture::feed(std::string_view bytes) {
   total_ += bytes.size();
   if (keep_text_ && kept_.size() < kKeptTextLimit)
     kept_.append(bytes.substr(0, kKeptTextLimit - kept_.size()));
+  if (!echo_ || echo_stopped_) {
+    // Nothing more to echo: only the tail matters, so the bytes are kept raw and
+    // cut into lines once, in tail(). This drains a chatty fork at pipe speed.
+    raw_tail_.append(bytes);
+    const std::size_t keep = raw_tail_bytes();
+    if (raw_tail_.size() > 2 * keep) {
+      raw_tail_.erase(0, raw_tail_.size() - keep);
+      raw_tail_cut_ = true;
+    }
+    return;
+  }
   while (!bytes.empty()) {
     const auto nl = bytes.find('\n');
     const std::string_view piece = bytes.substr(0, nl);
@@ -73,12 +84,54 @@ void OutputCapture::feed(std::string_view bytes) {
     emit(partial_);
     partial_.clear();
     bytes.remove_prefix(nl + 1);
+    if (echo_stopped_) {  // the echo cap was passed in this line: the rest goes raw
+      feed_raw_rest(bytes);
+      return;
+    }
   }
 }
+
+void OutputCapture::feed_raw_rest(std::string_view bytes) {
+  total_ -= bytes.size();  // counted once, by feed()
+  const bool keep = keep_text_;
+  keep_text_ = false;  // already kept
+  feed(bytes);
+  keep_text_ = keep;
+}
+
+std::size_t OutputCapture::raw_tail_bytes() const { return (tail_lines_ + 1) * (kMaxLineBytes + 1); }
 
 void OutputCapture::finish() {
   if (!partial_.empty()) emit(partial_);
   partial_.clear();
+  if (raw_tail_.empty()) return;
+  // Cut the raw bytes into lines, as emit() would have, into the tail (no echo).
+  std::string_view raw = raw_tail_;
+  if (raw_tail_cut_) {  // the first line lost its start: drop it, unless it is one endless line
+    const auto nl = raw.find('\n');
+    if (nl != std::string_view::npos && nl <= kMaxLineBytes) raw.remove_prefix(nl + 1);
+  }
+  std::vector<std::string_view> lines;
+  while (!raw.empty()) {
+    const auto nl = raw.find('\n');
+    std::string_view line = raw.substr(0, nl);
+    raw.remove_prefix(nl == std::string_view::npos ? raw.size() : nl + 1);
+    while (line.size() > kMaxLineBytes) {
+      lines.push_back(line.substr(0, kMaxLineBytes));
+      line.remove_prefix(kMaxLineBytes);
+    }
+    lines.push_back(line);
+  }
+  const std::size_t first = lines.size() > tail_lines_ ? lines.size() - tail_lines_ : 0;
+  for (std::size_t i = first; i < lines.size(); ++i) add_to_tail(lines[i]);
+  raw_tail_.clear();
+}
+
+void OutputCapture::add_to_tail(std::string_view raw_line) {
+  if (!raw_line.empty() && raw_line.back() == '\r') raw_line.remove_suffix(1);
+  if (tail_lines_ == 0) return;
+  if (tail_.size() == tail_lines_) tail_.pop_front();
+  tail_.push_back(printable(raw_line));
 }
 
 void OutputCapture::emit(std::string_view raw_line) {
@@ -100,10 +153,5 @@ void OutputCapture::emit(std::string_view raw_line) {
   tail_.push_back(std::move(line));
 }
 
-bool OutputCapture::mentions(std::string_view needle) const {
-  for (const auto& line : tail_)
-    if (line.find(needle) != std::string::npos) return true;
-  return partial_.find(needle) != std::string::npos;
-}
 
 }  // namespace cmh::forking

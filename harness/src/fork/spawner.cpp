@@ -115,7 +115,7 @@ void prepare(const SpawnSpec& spec, std::vector<std::string>& argv_store, std::v
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(sig, SIG_DFL);
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) ::signal(sig, SIG_DFL);
 
   // Move the four sources above 9 first, so dup2 onto 0..3 can never clobber one.
   int src[4] = {null_fd, out_fd, err_fd, channel_fd};

@@ -10,6 +10,8 @@
 #include <cxxabi.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -18,11 +20,13 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <typeinfo>
 #include <vector>
 
+#include "engine/stack_guard.hpp"
 #include "fork/fork_runner.hpp"
 #include "fork/messages.hpp"
 #include "model/allocator_state.hpp"
@@ -34,25 +38,45 @@ namespace {
 
 constexpr std::string_view kWorkerOption = "--cmh-fork-worker=";
 
-/// The channel to the host, blocking. If the host is gone there is nobody to
-/// report to, so a failed write ends the process at once.
+/// Writes a whole frame; on failure says so on stderr and ends the process: the
+/// host is gone (nobody to report to) or the benchmark closed or replaced fd 3.
+/// Never allocates (the OOM hook calls it from inside a failing malloc).
+void write_frame_or_exit(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n > 0) {
+      data += n;
+      size -= static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      constexpr char kLost[] =
+          "cmh fork worker: the results channel failed (the benchmark closed or replaced its descriptor?)\n";
+      [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, kLost, sizeof kLost - 1);
+      ::_exit(kChannelLostExitCode);
+    }
+  }
+}
+
+/// The channel to the host, blocking. Frames from the OOM hook (any thread) and
+/// from the engine's observer are serialised by one lock, taken only around the
+/// write(2)s: encoding may allocate, and so may end in the OOM hook.
 class Channel {
  public:
   explicit Channel(int fd) : fd_(fd) {}
 
   void send(const Message& message) {
     const std::string bytes = encode_message(message);
-    std::string_view rest = bytes;
-    while (!rest.empty()) {
-      const ssize_t n = ::write(fd_, rest.data(), rest.size());
-      if (n > 0) {
-        rest.remove_prefix(static_cast<std::size_t>(n));
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        ::_exit(3);
-      }
-    }
+    std::lock_guard<std::mutex> lock(write_lock_);
+    write_frame_or_exit(fd_, bytes.data(), bytes.size());
+  }
+
+  /// From the allocator's OOM hook: no allocation.
+  void send_out_of_memory(int heap_limit, const char* line) noexcept {
+    char frame[512];
+    const std::size_t n = encode_out_of_memory_frame(frame, sizeof frame, heap_limit != 0, line);
+    std::lock_guard<std::mutex> lock(write_lock_);
+    if (fd_ >= 0) write_frame_or_exit(fd_, frame, n);
   }
 
   /// Blocks until one whole frame arrived; nullopt at end of stream.
@@ -68,6 +92,7 @@ class Channel {
   }
 
   void close() {
+    std::lock_guard<std::mutex> lock(write_lock_);
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
   }
@@ -75,7 +100,47 @@ class Channel {
  private:
   int fd_;
   FrameDecoder decoder_;
+  std::mutex write_lock_;
 };
+
+// The bundled allocator's hook, weak: null when the executable is built without it.
+extern "C" __attribute__((weak)) void cmh_alloc_set_oom_hook(void (*hook)(int heap_limit, const char* line));
+
+Channel* g_oom_channel = nullptr;  ///< the worker's channel while it runs, for the OOM hook
+
+// The stack-overflow report, encoded before anything can overflow, written from the
+// SIGSEGV handler without the channel's lock (a crash path: at worst it interleaves).
+int g_overflow_fd = -1;
+std::string* g_overflow_frame = nullptr;
+
+void on_stack_overflow() noexcept {
+  if (g_overflow_fd < 0 || g_overflow_frame == nullptr) return;
+  const char* p = g_overflow_frame->data();
+  std::size_t left = g_overflow_frame->size();
+  while (left > 0) {
+    const ssize_t n = ::write(g_overflow_fd, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+void arm_stack_overflow_report(int fd) {
+  Failure f;
+  f.kind = FailureKind::signal;
+  f.signal = SIGSEGV;
+  f.message =
+      "forked process failed: stack overflow (signal 11, Segmentation fault, in the guard page below a benchmark "
+      "thread's stack: a recursion too deep, or a large array on the stack?)";
+  static std::string frame = encode_message(BenchmarkError{f});
+  g_overflow_frame = &frame;
+  g_overflow_fd = fd;
+  engine::set_stack_overflow_reporter(&on_stack_overflow);
+}
+
+void on_out_of_memory(int heap_limit, const char* line) {
+  if (Channel* c = g_oom_channel) c->send_out_of_memory(heap_limit, line);
+}
 
 /// Turns the engine's observer calls into frames.
 class FrameObserver final : public engine::TrialObserver {
@@ -158,6 +223,10 @@ int run_worker(int fd) {
     return 1;
   }
   FrameObserver observer(channel);
+  g_oom_channel = &channel;
+  arm_stack_overflow_report(fd);
+  const engine::StackGuard guard;  // the main thread runs benchmark code too (set-up, single-threaded parts)
+  if (cmh_alloc_set_oom_hook != nullptr) cmh_alloc_set_oom_hook(&on_out_of_memory);
   if (auto failure = run_plan(plan, observer)) channel.send(BenchmarkError{*failure});
   std::fflush(stdout);
   std::fflush(stderr);
@@ -173,9 +242,15 @@ std::optional<int> maybe_run_worker(int argc, char** argv) {
   const std::string_view value = std::string_view(argv[1]).substr(kWorkerOption.size());
   int fd = -1;
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), fd);
-  if (argc != 2 || ec != std::errc() || ptr != value.data() + value.size() || fd < 0 ||
-      ::fcntl(fd, F_GETFD) < 0) {
-    std::fprintf(stderr, "%s is internal: the cmh host starts fork workers itself\n", argv[1]);
+  // Typed by hand it names some descriptor of a shell (0, 1, a file): only the
+  // socket the host passes, above the standard descriptors, is a results channel.
+  struct stat st {};
+  if (argc != 2 || ec != std::errc() || ptr != value.data() + value.size() || fd <= 2 || ::fstat(fd, &st) != 0 ||
+      !S_ISSOCK(st.st_mode)) {
+    std::fprintf(stderr,
+                 "Error parsing command line:\n %s is internal: the cmh host starts fork workers itself, with a "
+                 "socket as that descriptor\n",
+                 argv[1]);
     return 1;
   }
   // Processes the benchmark starts must not hold the channel open after the fork exits.

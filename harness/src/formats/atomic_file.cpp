@@ -6,13 +6,18 @@
 
 #include "formats/result_format.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <charconv>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 
 namespace cmh::formats {
 namespace {
@@ -42,9 +47,35 @@ std::string temporary_name(const std::string& path) {
          std::to_string(counter.fetch_add(1));
 }
 
-/// Follows a chain of symbolic links (dangling ones too: the target is what gets created).
+/// A path that names a descriptor rather than a file: /dev/stdout, /dev/stderr,
+/// /dev/fd/N, /proc/self/fd/N (the descriptor, >= 0) or /proc/<pid>/fd/N (-1).
+std::optional<int> descriptor_of(std::string_view path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  auto number_after = [&](std::string_view prefix) -> std::optional<int> {
+    if (!path.starts_with(prefix)) return std::nullopt;
+    const std::string_view digits = path.substr(prefix.size());
+    int fd = -1;
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), fd);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    return fd;
+  };
+  if (auto fd = number_after("/dev/fd/")) return fd;
+  if (auto fd = number_after("/proc/self/fd/")) return fd;
+  if (auto fd = number_after("/proc/thread-self/fd/")) return fd;
+  if (path.starts_with("/proc/")) {
+    const auto fd_at = path.find("/fd/");
+    if (fd_at != std::string_view::npos && number_after(path.substr(0, fd_at + 4))) return -1;
+  }
+  return std::nullopt;
+}
+
+/// Follows a chain of symbolic links (dangling ones too: the target is what gets created),
+/// but stops at a descriptor path: /proc/self/fd/1 is a link to whatever fd 1 is
+/// ("pipe:[123]", or the file stdout was redirected to), which must not be replaced.
 std::string resolve_links(std::string path) {
   for (int hops = 0; hops < 40; ++hops) {
+    if (descriptor_of(path)) return path;
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
     std::string target(4096, '\0');
@@ -56,28 +87,60 @@ std::string resolve_links(std::string path) {
   fail(path, "too many levels of symbolic links");
 }
 
-void write_all(int fd, std::string_view content, const std::string& path) {
+/// Writes everything; returns 0 or the errno of the write that failed.
+int write_all(int fd, std::string_view content) {
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      fail(path, std::strerror(err));
+      return errno;
     }
+    if (n == 0) return EIO;
     p += n;
     left -= static_cast<std::size_t>(n);
   }
+  return 0;
 }
 
-/// Targets that are not regular files (devices, FIFOs) cannot be renamed over.
+/// Targets that are not regular files (devices, FIFOs, the host's own descriptors)
+/// cannot be renamed over. A descriptor of this process is written through as it
+/// is, at its current offset: reopening /dev/stdout with O_TRUNC would cut away a
+/// report that goes to the same file.
 void write_in_place(const std::string& path, std::string_view content) {
+  if (const auto own = descriptor_of(path); own && *own >= 0) {
+    std::fflush(nullptr);  // what stdio holds for that descriptor goes first
+    if (const int err = write_all(*own, content)) fail(path, std::strerror(err));
+    return;
+  }
   const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0) fail(path, std::strerror(errno));
-  write_all(fd, content, path);
-  ::close(fd);
+  const int err = write_all(fd, content);
+  if (::close(fd) != 0 && err == 0 && errno != EINTR) fail(path, std::strerror(errno));
+  if (err != 0) fail(path, std::strerror(err));
+}
+
+/// Removes `.<name>.tmp-<pid>-<n>` files next to `path` whose writer is dead: a
+/// writer killed with -9 between creating its temporary file and renaming it
+/// leaves one behind, and nothing else would ever remove it. A live pid's file
+/// may be in use (another run's) and stays.
+void remove_stale_temporaries(const std::string& path) {
+  const std::string prefix = "." + base_name_of(path) + ".tmp-";
+  const std::string dir = directory_of(path);
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name = e->d_name;
+    if (!name.starts_with(prefix)) continue;
+    const std::string_view rest = name.substr(prefix.size());
+    long pid = 0;
+    const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
+    if (ec != std::errc() || pid <= 0 || ptr == rest.data() + rest.size() || *ptr != '-') continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    ::unlinkat(::dirfd(d), e->d_name, 0);
+  }
+  ::closedir(d);
 }
 
 }  // namespace
@@ -85,6 +148,13 @@ void write_in_place(const std::string& path, std::string_view content) {
 std::string check_writable(const std::string& given) {
   if (given.empty()) fail(given, "empty file name");
   const std::string path = resolve_links(given);
+  if (const auto own = descriptor_of(path)) {
+    if (*own < 0) return path;  // another process's descriptor: opened when written
+    const int flags = ::fcntl(*own, F_GETFL);
+    if (flags < 0) fail(given, "descriptor " + std::to_string(*own) + " is not open");
+    if ((flags & O_ACCMODE) == O_RDONLY) fail(given, "descriptor " + std::to_string(*own) + " is read-only");
+    return path;
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail(given, "is a directory");
@@ -98,6 +168,7 @@ std::string check_writable(const std::string& given) {
     fail(given, "directory '" + dir + "': " + std::strerror(errno));
   }
   if (!S_ISDIR(dst.st_mode)) fail(given, "'" + dir + "' is not a directory");
+  remove_stale_temporaries(path);
   // The only reliable test of "can a file be created here" (root, ACLs, read-only
   // mounts) is to create one; the probe is removed at once.
   const std::string probe = temporary_name(path);
@@ -108,10 +179,16 @@ std::string check_writable(const std::string& given) {
   return path;
 }
 
+bool written_in_place(const std::string& path) {
+  if (descriptor_of(path)) return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 void write_atomically(const std::string& path, std::string_view content) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) {
+  if (descriptor_of(path) || (exists && !S_ISREG(st.st_mode))) {
     write_in_place(path, content);
     return;
   }
@@ -124,12 +201,7 @@ void write_atomically(const std::string& path, std::string_view content) {
     fail(path, std::strerror(err));
   };
   if (exists && ::fchmod(fd, st.st_mode & 07777) != 0) give_up(errno);  // keep the file's permissions
-  try {
-    write_all(fd, content, path);
-  } catch (...) {
-    ::unlink(tmp.c_str());
-    throw;
-  }
+  if (const int err = write_all(fd, content)) give_up(err);
   if (::fsync(fd) != 0) give_up(errno);
   if (::close(fd) != 0) {
     const int err = errno;

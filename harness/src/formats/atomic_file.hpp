@@ -17,9 +17,15 @@ namespace cmh::formats {
 /// "cannot write result file '<path>': <reason>".
 std::string check_writable(const std::string& path);
 
+/// True for a target write_atomically() writes in place rather than renames over:
+/// a descriptor path (/dev/stdout, /dev/fd/N, /proc/self/fd/N) or an existing
+/// file that is not a regular one (a device, a FIFO).
+bool written_in_place(const std::string& path);
+
 /// Replaces the content of `path` with `content` atomically. A target that exists
-/// and is not a regular file (/dev/null, a FIFO, /dev/stdout) cannot be renamed
-/// over and is written in place instead. Throws FormatError on any I/O error,
+/// and is not a regular file (/dev/null, a FIFO), or a descriptor path
+/// (/dev/stdout: written through that descriptor, at its offset), cannot be
+/// renamed over and is written in place instead. Throws FormatError on any I/O error,
 /// leaving the previous content in place.
 void write_atomically(const std::string& path, std::string_view content);
 

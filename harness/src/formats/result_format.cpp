@@ -111,6 +111,8 @@ class FileWriter final : public ResultWriter {
   }
 
   const std::string& path() const override { return shown_path_; }
+  const std::string& target() const override { return target_; }
+  bool in_place() const override { return written_in_place(target_); }
 
  private:
   std::string render(const RunResults& results, const model::RunContext& ctx) const {

@@ -28,6 +28,11 @@ class ResultWriter {
   /// Rewrites the whole file from `results`, atomically (temp file + rename).
   virtual void write(const RunResults& results, const model::RunContext& ctx) = 0;
   virtual const std::string& path() const = 0;
+  /// What is actually written (symbolic links followed), for comparing with -o.
+  virtual const std::string& target() const { return path(); }
+  /// A stream target (/dev/stdout, a FIFO) is written once, at the end of the
+  /// run: rewriting it after every benchmark would append a document each time.
+  virtual bool in_place() const { return false; }
 };
 
 /// "json,gbench" -> writers. `file` is -rff (empty = cmh-result.<ext>; with several

@@ -7,26 +7,37 @@
 
 #include <cmh/registry.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "fork/adopted.hpp"
+#include "fork/fork_args.hpp"
 #include "fork/fork_runner.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"
 #include "host/planner.hpp"
+#include "host/process_setup.hpp"
+#include "host/report_stream.hpp"
 #include "host/run_lock.hpp"
 #include "host/run_loop.hpp"
 #include "host/signals.hpp"
 #include "model/run_context.hpp"
 #include "profiling/profiler_factory.hpp"
+#include "report/summary_table.hpp"
 #include "report/text_report.hpp"
+
+// The bundled allocator's C API, weak: null when the executable is built without it.
+extern "C" __attribute__((weak)) const char* cmh_alloc_options_string(void);
 
 namespace cmh {
 
@@ -77,7 +88,35 @@ std::optional<int> handle_informational(const cli::CommandLine& cl) {
   return std::nullopt;
 }
 
+/// Allocator fork arguments (-Xmx, ...) do nothing in an executable without the
+/// bundled allocator (NO_ALLOCATOR, SANITIZE): refuse them rather than ignore them.
+std::optional<std::string> allocator_args_problem(const std::vector<host::PlannedRun>& plans) {
+  if (cmh_alloc_options_string != nullptr) return std::nullopt;
+  for (const auto& plan : plans) {
+    if (plan.params.forks == 0 && plan.params.warmup_forks == 0) continue;
+    const auto settings = forking::parse_fork_args(plan.params.fork_args);
+    if (!settings.allocator_flags.empty())
+      return "Fork argument " + settings.allocator_flags.front() + " (" + report::benchmark_label(plan.params) +
+             "): this executable is built without cmh's bundled allocator (NO_ALLOCATOR or SANITIZE), the only "
+             "one that understands it";
+  }
+  return std::nullopt;
+}
+
+/// -o and a result file naming the same regular file (or the same new path).
+bool same_regular_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  const bool a_exists = ::stat(a.c_str(), &sa) == 0, b_exists = ::stat(b.c_str(), &sb) == 0;
+  if (a_exists && b_exists) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (a_exists != b_exists) return false;
+  std::error_code ec1, ec2;
+  const auto ca = std::filesystem::weakly_canonical(a, ec1), cb = std::filesystem::weakly_canonical(b, ec2);
+  return !ec1 && !ec2 && ca == cb;
+}
+
 int run_host(int argc, char** argv) {
+  host::ensure_standard_fds();
+  host::ignore_sigpipe();
   cli::CommandLine cl;
   std::vector<host::PlannedRun> plans;
   try {
@@ -110,12 +149,22 @@ int run_host(int argc, char** argv) {
       return command_line_error(e.what());
     }
   }
-  std::FILE* report_file = stdout;
+  if (auto problem = allocator_args_problem(setup.plans)) return command_line_error(*problem);
   if (cl.output_file) {
-    report_file = std::fopen(cl.output_file->c_str(), "w");
-    if (!report_file)
-      return command_line_error("Option -o: cannot write " + *cl.output_file + ": " + std::strerror(errno));
+    for (const auto& w : setup.writers)
+      if (same_regular_file(*cl.output_file, w->target()))
+        return command_line_error("Options -o and -rff name the same file, " + *cl.output_file +
+                                  ": the result file would replace the report");
   }
+  std::optional<host::ReportStream> report_stream;
+  if (cl.output_file) {
+    const int fd = ::open(cl.output_file->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return command_line_error("Option -o: cannot write " + *cl.output_file + ": " + std::strerror(errno));
+    report_stream.emplace(fd, true, *cl.output_file);
+  } else {
+    report_stream.emplace(STDOUT_FILENO, false, "standard output");
+  }
+  std::FILE* report_file = report_stream->file();
 
   std::optional<host::RunLock> lock;
   if (!cl.ignore_lock) {
@@ -123,20 +172,26 @@ int run_host(int argc, char** argv) {
     lock = host::RunLock::acquire(error);
     if (!lock) {
       std::fprintf(stderr, "%s\n", error.c_str());
-      if (report_file != stdout) std::fclose(report_file);
       return 1;
     }
   }
 
   host::install_signal_handlers();
+  // What a fork orphans comes back to the host, which kills it when the fork ends.
+  forking::become_subreaper();
   setup.context = model::detect_run_context();
   setup.executable = this_executable();
   // With -o everything goes to the file, the forks' stderr included.
-  report::TextReport report(report_file, setup.context, cl.verbosity, report_file == stdout ? stderr : report_file);
+  report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
   setup.output = &report;
-  const int status = host::run_benchmarks(setup);
-  std::fflush(report_file);
-  if (report_file != stdout) std::fclose(report_file);
+  int status = host::run_benchmarks(setup);
+  // A reader that went away (EPIPE) only stopped the printing; any other failure
+  // lost (part of) the report, which a zero exit status would hide.
+  if (const int err = report_stream->close(); err != 0 && err != EPIPE) {
+    std::fprintf(stderr, "ERROR: the report could not be written to %s: %s\n", report_stream->name().c_str(),
+                 std::strerror(err));
+    if (status == 0) status = 2;
+  }
   return status;
 }
 

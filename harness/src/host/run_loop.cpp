@@ -5,8 +5,10 @@
 // until the whole plan has run.
 #include "host/run_loop.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -18,6 +20,7 @@
 #include "host/signals.hpp"
 #include "host/trial_observers.hpp"
 #include "model/allocator_state.hpp"
+#include "model/interrupt.hpp"
 #include "profiling/profiler_factory.hpp"
 #include "report/summary_table.hpp"
 
@@ -74,12 +77,22 @@ class RunLoop {
     start_ = Clock::now();
     bool stopped = false;
     for (const auto& plan : setup_.plans) {
-      if (interrupting_signal()) break;
+      if (interrupting_signal()) {
+        // Nothing recorded yet: the benchmark that was next says the run stopped
+        // there, so that no result file is an empty list with no marker.
+        if (results_.benchmarks.empty()) {
+          BenchmarkRunResult stopped_here;
+          stopped_here.params = plan.params;
+          stopped_here.failure = interrupted_failure(interrupting_signal());
+          results_.benchmarks.push_back(std::move(stopped_here));
+        }
+        break;
+      }
       BenchmarkRunResult run = run_benchmark(plan);
       const bool failed = run.failed();
       output_.benchmark_end(run);
       results_.benchmarks.push_back(std::move(run));
-      write_results();
+      write_results(false);
       if (failed) any_failed_ = true;
       if (failed && cl_.fail_on_error && !interrupting_signal()) {
         output_.println("# Benchmark failed, and fail on error (-foe true) was requested: stopping the run.");
@@ -176,6 +189,8 @@ class RunLoop {
     fork.allocator = model::detect_allocator_state();  // the trial runs on the host's allocator
     InProcessObserver observer(output_, bp, fork, [this, &run, &fork] { end_if_interrupted(run, fork); });
     std::optional<Failure> failure;
+    ExitWatch watch(*this, run, fork);
+    interrupt::set_in_process(true);
     try {
       failure = engine::run_trial(*plan.definition, bp, profilers.internal, observer);
     } catch (const std::exception& e) {
@@ -184,11 +199,56 @@ class RunLoop {
       f.message = std::string("the trial failed in the host: ") + e.what();
       failure = f;
     }
+    interrupt::set_in_process(false);
     progress_.fork_done(bp);
     fork.failure = failure;
     if (failure && !observer.failure_shown()) output_.fork_failure(bp, *failure);
     run.forks.push_back(std::move(fork));
     run.failure = failure;
+  }
+
+  /// While an in-process trial runs, exit() from the benchmark (any thread) would
+  /// end the host with the benchmark's status and no summary or result file. An
+  /// on_exit handler, registered once, ends the run here instead: the benchmark is
+  /// failed, the files are written, and the status is 2. (_exit() and quick_exit()
+  /// run no handlers: those end the process as they say.)
+  class ExitWatch {
+   public:
+    ExitWatch(RunLoop& loop, BenchmarkRunResult& run, ForkResult& fork) : loop_(loop), run_(run), fork_(fork) {
+      static const bool registered = ::on_exit(&ExitWatch::on_exit_called, nullptr) == 0;
+      (void)registered;
+      current_.store(this);
+    }
+    ~ExitWatch() { current_.store(nullptr); }
+    ExitWatch(const ExitWatch&) = delete;
+    ExitWatch& operator=(const ExitWatch&) = delete;
+
+   private:
+    static void on_exit_called(int status, void*) {
+      if (ExitWatch* w = current_.exchange(nullptr)) w->loop_.end_on_benchmark_exit(w->run_, w->fork_, status);
+    }
+    static inline std::atomic<ExitWatch*> current_{nullptr};
+    RunLoop& loop_;
+    BenchmarkRunResult& run_;
+    ForkResult& fork_;
+  };
+
+  void end_on_benchmark_exit(BenchmarkRunResult& current, ForkResult& fork, int status) {
+    Failure f;
+    f.kind = FailureKind::exited_early;
+    f.exit_code = status;
+    f.message = "the benchmark called exit(" + std::to_string(status) +
+                ") in the host process (-f 0), which ended the run there";
+    fork.failure = f;
+    current.forks.push_back(fork);
+    current.failure = f;
+    output_.fork_failure(current.params, f);
+    output_.benchmark_end(current);
+    results_.benchmarks.push_back(current);
+    results_.complete = false;
+    const int code = finish();
+    std::fflush(nullptr);
+    ::_exit(code == 0 ? 2 : code);
   }
 
   /// In-process runs cannot be stopped from outside: a signal is acted on between
@@ -209,8 +269,11 @@ class RunLoop {
     ::_exit(status);
   }
 
-  void write_results() {
+  /// After each benchmark (`final` false) files are replaced atomically; stream
+  /// targets (/dev/stdout, FIFOs) are written once, at the end.
+  void write_results(bool final) {
     for (std::size_t i = 0; i < setup_.writers.size(); ++i) {
+      if (!final && setup_.writers[i]->in_place()) continue;
       try {
         setup_.writers[i]->write(results_, setup_.context);
       } catch (const std::exception& e) {
@@ -225,7 +288,7 @@ class RunLoop {
   int finish() {
     const auto total = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);
     output_.run_end(results_, total);
-    write_results();
+    write_results(true);
     for (std::size_t i = 0; i < setup_.writers.size(); ++i)
       if (!write_failed_[i]) output_.println("Benchmark result is saved to " + setup_.writers[i]->path());
     if (const int sig = interrupting_signal()) return 128 + sig;

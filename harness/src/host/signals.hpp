@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The host's SIGINT/SIGTERM/SIGHUP handling. The first signal stops the fork
-// that is running (forking::stop_current_fork) and is remembered, so the run
-// loop ends the run with what has completed, marked incomplete, and exits with
-// 128+signal. A second signal exits at once with that status.
+// The host's signal handlers: SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGUSR1 are
+// interrupts (model/interrupt.hpp says what the first, second and third one do).
+// Every other signal keeps its default; SIGPIPE is ignored (process_setup.hpp).
 #pragma once
 
 namespace cmh::host {
 
 void install_signal_handlers();
-/// The first signal received, or 0.
+/// The first interrupting signal received, or 0.
 int interrupting_signal();
 
 }  // namespace cmh::host
