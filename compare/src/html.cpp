@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "html.hpp"
 
+#include "formats/escape.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,19 +11,7 @@
 namespace cmh::compare {
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(const std::string& s) { return cmh::formats::html_escape(s); }
 
 std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : "–"; }
 

@@ -29,8 +29,8 @@ constexpr double kBytesPerMegabyte = 1024.0 * 1024.0;  // JMH's MB/sec is MiB/s
 
 AllocProfiler::AllocProfiler(Config config, const AllocatorApi& api) : config_(config), api_(api) {}
 
-AllocProfiler::Config AllocProfiler::parse(const ProfilerOptions& options) {
-  ProfilerOptionReader reader("alloc", options);
+AllocProfiler::Config AllocProfiler::parse(const ProfilerOptions& options, const char* name) {
+  ProfilerOptionReader reader(name, options);
   Config config;
   config.threads = reader.choice("threads", {"all", "live"}, "all") == "live" ? ThreadView::live
                                                                               : ThreadView::all;
@@ -65,15 +65,16 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
     const double seconds = static_cast<double>(after_ns - before_ns_) / 1e9;
     const bool live = config_.threads == ThreadView::live;
     const std::string note = live ? "threads=live: threads alive at the end of the iteration only" : "";
+    const std::string prefix = config_.jmh_names ? "gc." : "";
     if (seconds > 0)
-      out.push_back({"alloc.rate", bytes / kBytesPerMegabyte / seconds, "MB/sec",
+      out.push_back({prefix + "alloc.rate", bytes / kBytesPerMegabyte / seconds, "MB/sec",
                      AggregationPolicy::average, note});
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
-      out.push_back({"alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, note});
+      out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, note});
       // The allocator counts allocations process-wide only; the live view has no count.
       if (!live)
-        out.push_back({"alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
+        out.push_back({prefix + "alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
                        "allocs/op", AggregationPolicy::average});
     }
   }
@@ -113,23 +114,35 @@ slow path, never on a background thread; with several threads gc.time can exceed
 -gc true runs a full collection (cmh_alloc_collect) between iterations, like JMH's System.gc().
 )";
 
-}  // namespace
-
-ProfilerInfo alloc_profiler_info() {
+ProfilerInfo alloc_info(const char* name, bool jmh_names) {
   ProfilerInfo info;
-  info.name = "alloc";
-  info.aliases = {"gc"};
-  info.description = "Allocation and collection profiling via the bundled allocator's exact counters";
+  info.name = name;
+  info.description = jmh_names
+                         ? "JMH's -prof gc: the alloc profiler under JMH's names (gc.alloc.rate, gc.alloc.rate.norm)"
+                         : "Allocation and collection profiling via the bundled allocator's exact counters";
   info.internal = true;
   info.unsupported_reason = [] { return allocator_missing_reason(linked_allocator()); };
-  info.help = [] { return std::string(kAllocHelp); };
-  info.create = [](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
-    const AllocProfiler::Config config = AllocProfiler::parse(options);
+  info.help = [jmh_names] {
+    std::string help = kAllocHelp;
+    if (jmh_names)
+      help = "-prof gc is -prof alloc with JMH's metric names: gc.alloc.rate, gc.alloc.rate.norm and\n"
+             "gc.alloc.count.norm for the alloc.* metrics below; gc.count and gc.time as they are.\n\n" +
+             help;
+    return help;
+  };
+  info.create = [name, jmh_names](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
+    AllocProfiler::Config config = AllocProfiler::parse(options, name);
+    config.jmh_names = jmh_names;
     if (auto reason = allocator_missing_reason(linked_allocator()))
-      throw ProfilerError("-prof alloc: not supported here: " + *reason);
+      throw ProfilerError(std::string("-prof ") + name + ": not supported here: " + *reason);
     return std::make_unique<AllocProfiler>(config, linked_allocator());
   };
   return info;
 }
+
+}  // namespace
+
+ProfilerInfo alloc_profiler_info() { return alloc_info("alloc", false); }
+ProfilerInfo gc_profiler_info() { return alloc_info("gc", true); }
 
 }  // namespace cmh::profilers

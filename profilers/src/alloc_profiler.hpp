@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// -prof alloc (alias gc): allocation rate, bytes and allocations per op, and the
-// allocator's collections, from the bundled allocator's exact counters.
+// -prof alloc: allocation rate, bytes and allocations per op, and the allocator's
+// collections, from the bundled allocator's exact counters. -prof gc is the same
+// profiler under JMH's metric names (gc.alloc.rate, gc.alloc.rate.norm).
 //
 // The default view (threads=all) is the process-wide total, threads that already
 // exited included, so work done in short-lived threads (TAB.separate) is counted;
@@ -21,12 +22,15 @@ class AllocProfiler final : public InternalProfiler {
   struct Config {
     ThreadView threads = ThreadView::all;
     bool alloc = true;  ///< false: only gc.count and gc.time
+    /// -prof gc: JMH's names, gc.alloc.rate / gc.alloc.rate.norm (and gc.alloc.count.norm,
+    /// which JMH does not have), so tools keyed on JMH's names find them.
+    bool jmh_names = false;
   };
 
   /// `api` must outlive the profiler and have every counter (allocator_missing_reason).
   AllocProfiler(Config config, const AllocatorApi& api);
   /// From -prof options; throws ProfilerError on a bad or unknown one.
-  static Config parse(const ProfilerOptions& options);
+  static Config parse(const ProfilerOptions& options, const char* name = "alloc");
 
   void before_iteration(const BenchmarkParams& bp, const IterationParams& ip) override;
   std::vector<ScalarResult> after_iteration(const BenchmarkParams& bp, const IterationParams& ip,

@@ -8,6 +8,7 @@
 namespace cmh::profilers {
 
 ProfilerInfo alloc_profiler_info();     // alloc_profiler.cpp
+ProfilerInfo gc_profiler_info();        // alloc_profiler.cpp: the same under JMH's names
 ProfilerInfo rusage_profiler_info();    // rusage_profiler.cpp
 ProfilerInfo perf_profiler_info();      // perf_profiler.cpp: totals
 ProfilerInfo perfnorm_profiler_info();  // perf_profiler.cpp: per op

@@ -1,4 +1,8 @@
-"""cmh-compare --html in a real browser: two short real runs of cmh-compare-bench
+"""The HTML pages in a real browser, -rf html's and cmh-compare --html's. First -rf html
+of a real run (two modes, sample mode's histogram, a parameter with two values, two
+forks): a section per benchmark with its score chart (error bar, per-fork iteration
+points), histograms, the parameter chart, secondaries, the environment and warnings.
+Then cmh-compare --html: two short real runs of cmh-compare-bench
 (the second with 20 % more work and one more allocation per op) are compared into one
 self-contained page, which Debian's headless chromium loads from a file. The page must
 render without console errors or exceptions, fetch nothing, hold one section per
@@ -32,6 +36,40 @@ run(args.compare, [base, slower, "--ignore-param", "extra", "--ignore-param", "a
 html = open(page, encoding="utf-8").read()
 for needle in ("http://", "https://", "<script", "<link", "<img", "@import", "url("):
     check(needle not in html, f"the page is not self-contained: it contains {needle!r}")
+
+run_page = os.path.join(tmp, "run.html")
+run(args.bench, ["Compare", "-bm", "avgt,sample", "-p", "extra=0,20", "-f", "2", "-wi", "1", "-i", "2", "-w", "50ms",
+                 "-r", "100ms", "-prof", "alloc", "-rf", "html", "-rff", run_page], timeout=180, check_exit=0)
+run_html = open(run_page, encoding="utf-8").read()
+for needle in ("http://", "https://", "<script", "<link", "<img", "@import", "url("):
+    check(needle not in run_html, f"-rf html is not self-contained: it contains {needle!r}")
+
+browser = Chromium(exe)
+try:
+    browser.open("file://" + run_page)
+    count = lambda sel: browser.evaluate(f"document.querySelectorAll({sel!r}).length")
+    found = {sel: count(sel) for sel in ("section.benchmark", "svg.score", "svg.score line.errorbar",
+                                         "svg.score circle.iteration", "svg.score line.forkmean", "svg.histogram rect.bin",
+                                         "section.parameters svg.params rect.bar", "table.secondaries tr",
+                                         "table.environment tr", "li.warning")}
+    print("-rf html DOM:", found)
+    # Compare.half and Compare.work x 2 values of extra, each in avgt and sample mode.
+    check(found["section.benchmark"] == 6, f"-rf html: 6 benchmark sections expected: {found}")
+    check(found["svg.score"] == 6 and found["svg.score line.errorbar"] >= 2, f"-rf html: score charts: {found}")
+    check(found["svg.score line.forkmean"] == 12, f"-rf html: 2 forks x 6 benchmarks fork means: {found}")
+    check(found["svg.score circle.iteration"] >= 12, f"-rf html: iteration points: {found}")
+    check(found["svg.histogram rect.bin"] >= 3, f"-rf html: sample mode histograms: {found}")
+    check(found["section.parameters svg.params rect.bar"] >= 4, f"-rf html: parameter charts: {found}")
+    check(found["table.secondaries tr"] >= 6 and found["table.environment tr"] >= 5, f"-rf html: tables: {found}")
+    line = browser.evaluate("document.querySelector('p.scoreline').textContent")
+    check("±" in line, f"-rf html: score line without its error: {line!r}")
+    check(browser.evaluate("performance.getEntriesByType('resource').length") == 0, "-rf html fetched something")
+    errors = browser.errors()
+    check(not errors, "-rf html console errors: " + "; ".join(errors))
+    run_shot = browser.screenshot(os.path.join(tmp, "run.png"))
+    print(f"-rf html screenshot: {run_shot}")
+finally:
+    browser.close()
 
 browser = Chromium(exe)
 try:

@@ -69,7 +69,7 @@ t.check(close(live, 4000.0), f"threads=live: alloc.rate.norm = {live}, expected 
 # An allocation-free benchmark: exactly 0 B/op, shown (not left out as JMH does), and
 # no collection during its iterations.
 path = os.path.join(tmp, "nothing.json")
-proc, rows = run(["Alloc.nothing", "-prof", "gc"], path)
+proc, rows = run(["Alloc.nothing", "-prof", "alloc"], path)
 zero = value(rows, "Alloc.nothing:alloc.rate.norm", proc)
 print(f"Alloc.nothing: alloc.rate.norm = {zero} B/op")
 t.check(zero == 0.0, f"Alloc.nothing: alloc.rate.norm = {zero}, expected exactly 0 B/op")

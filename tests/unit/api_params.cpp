@@ -149,7 +149,7 @@ TEST_CASE("engine: the plan's parameter values are injected before setup") {
   CHECK(g_seen.knobs.big == -5);
 }
 
-TEST_CASE("engine: a missing value takes the first default; a bad one fails the trial clearly") {
+TEST_CASE("engine: a missing value takes the first default, a bad one fails the trial clearly") {
   const auto& def = definition("ApiParams.knobs");
   auto plan = quick_plan(def, cmh::BenchmarkMode::throughput, 1, 1);
   plan.params.clear();

@@ -65,7 +65,7 @@ using cmh::testing::definition;
 using cmh::testing::quick_plan;
 using cmh::testing::run;
 
-TEST_CASE("engine: several threads each measure their own window; throughput sums them") {
+TEST_CASE("engine: several threads each measure their own window, throughput sums them") {
   const auto& def = definition("EngineThreads.spin");
   auto plan = quick_plan(def, BenchmarkMode::throughput, 3);
   plan.time_unit = cmh::TimeUnit::s;

@@ -79,7 +79,7 @@ std::size_t entries_in(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("formats files: -lrf lists every format") {
-  CHECK(list_formats() == "Available formats: text, csv, scsv, json, latex, gbench");
+  CHECK(list_formats() == "Available formats: text, csv, scsv, json, latex, gbench, html");
 }
 
 TEST_CASE("formats files: format names are case-insensitive and each gets its own file name") {
@@ -120,7 +120,7 @@ TEST_CASE("formats files: bad -rf values and unwritable -rff paths are one-line 
   TempDir dir;
   std::string e = error_of("xml", dir / "r.xml");
   CHECK(contains(e, "unknown result format 'xml'"));
-  CHECK(contains(e, "text, csv, scsv, json, latex, gbench"));
+  CHECK(contains(e, "text, csv, scsv, json, latex, gbench, html"));
   CHECK(contains(error_of("json,bogus", dir / "r"), "'bogus'"));
   CHECK(contains(error_of("json,,csv", dir / "r"), "unknown result format ''"));
 
@@ -178,7 +178,7 @@ TEST_CASE("formats files: write() replaces the file with the current results eac
   CHECK(entries_in(dir.path) == 5);  // no temporary file left behind
 }
 
-TEST_CASE("formats files: an existing file keeps its permissions; a symlink keeps pointing at it") {
+TEST_CASE("formats files: an existing file keeps its permissions, a symlink keeps pointing at it") {
   TempDir dir;
   std::ofstream(dir / "target.json") << "old";
   ::chmod((dir / "target.json").c_str(), 0640);

@@ -118,6 +118,8 @@ inline RunResults synthetic_results(double shift = 0.0) {
     BenchmarkRunResult b;
     b.params = params_of("Sample_04", "once", BenchmarkMode::single_shot, TimeUnit::ms);
     b.params.forks = 1;
+    // As planned when no -w/-r is given: single-shot iterations have no time.
+    b.params.warmup.time = b.params.measurement.time = std::chrono::nanoseconds(0);
     std::vector<IterationResult> its;
     for (int i = 0; i < 3; ++i) {
       auto it = iteration(i + 1, (2.0 + 0.5 * i) * (1.0 + shift), "ms/op", 1);

@@ -138,7 +138,7 @@ TEST_CASE("formats gbench: times per op in the benchmark's unit, aggregates over
   CHECK(once[0]["time_unit"] == "ms");
 }
 
-TEST_CASE("formats gbench: failures are error rows; aggregates only over two or more good forks") {
+TEST_CASE("formats gbench: failures are error rows, aggregates only over two or more good forks") {
   const Json doc = render(testing::synthetic_results());
   const auto crashed = rows_of(doc, "Sample_05.crashes/mode:avgt");
   REQUIRE(crashed.size() == 2);
@@ -158,7 +158,7 @@ TEST_CASE("formats gbench: failures are error rows; aggregates only over two or 
   CHECK(never[0]["time_unit"] == "ms");
 }
 
-TEST_CASE("formats gbench: names are unique per benchmark x mode x params; families group benchmarks") {
+TEST_CASE("formats gbench: names are unique per benchmark x mode x params, families group benchmarks") {
   RunResults results = testing::synthetic_results();
   // The same benchmark in a second mode and with a second parameter point.
   BenchmarkRunResult again = results.benchmarks[1];
@@ -183,7 +183,7 @@ TEST_CASE("formats gbench: names are unique per benchmark x mode x params; famil
   CHECK(rows_of(doc, "Sample_01.hello/mode:avgt").size() == 6);
 }
 
-TEST_CASE("formats gbench: units compare.py cannot read become seconds; zero throughput is null") {
+TEST_CASE("formats gbench: units compare.py cannot read become seconds, zero throughput is null") {
   RunResults results;
   BenchmarkRunResult slow;
   slow.params = testing::params_of("Slow", "minutes", BenchmarkMode::average_time, TimeUnit::min);

@@ -188,6 +188,19 @@ TEST_CASE("formats json: single shot writes \"single-shot\" iteration times") {
   CHECK(rec["primaryMetric"]["rawData"] == Json::array({Json::array({2.0, 2.5, 3.0})}));
 }
 
+TEST_CASE("formats json: single shot with a time set (-w/-r) writes that time, as JMH") {
+  RunResults results = testing::synthetic_results();
+  for (auto& b : results.benchmarks)
+    if (b.params.benchmark == "Sample_04.once") {
+      b.params.warmup.time = std::chrono::milliseconds(100);
+      b.params.measurement.time = std::chrono::seconds(2);
+    }
+  const Json doc = Json::parse(render_jmh_json(results, testing::synthetic_context()));
+  const Json& rec = record_named(doc, "Sample_04.once");
+  CHECK(rec["warmupTime"] == "100 ms");
+  CHECK(rec["measurementTime"] == "2 s");
+}
+
 TEST_CASE("formats json: the cmh object carries the build, machine, run state and failures") {
   Rendered r;
   const Json& ok = record_named(r.doc, "Sample_01.hello")["cmh"];

@@ -128,7 +128,7 @@ TEST_CASE("resolution order: command line > benchmark > group > defaults") {
   CHECK(q.gc_between_iterations);
 }
 
-TEST_CASE("an output unit set in code holds for every mode; without one each mode has its default") {
+TEST_CASE("an output unit set in code holds for every mode, without one each mode has its default") {
   BenchmarkDefinition def = bench("G", "b");
   def.group_options = cmh::make_options(cmh::mode::throughput, cmh::mode::average_time);
   BenchmarkDefinition fixed = bench("H", "b");
@@ -380,7 +380,7 @@ TEST_CASE("bad values set in code are errors before anything runs") {
   CHECK(plan({"-i", "2"}, with(cmh::make_options(cmh::measurement{0})))[0].params.measurement.count == 2);
 }
 
-TEST_CASE("profilers reach every plan; selection order is by full name") {
+TEST_CASE("profilers reach every plan, selection order is by full name") {
   const std::vector<BenchmarkDefinition> reg{bench("Z", "a"), bench("A", "z"), bench("A", "b")};
   const auto runs = plan({"-prof", "alloc", "-prof", "rusage"}, reg);
   REQUIRE(runs.size() == 3);

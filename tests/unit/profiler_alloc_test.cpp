@@ -82,6 +82,25 @@ TEST_CASE("alloc: the five metrics with JMH's units and policies, exact per op")
   CHECK(rate->value <= 4e6 / (1024.0 * 1024.0) / 0.002 + 1e-9);
 }
 
+TEST_CASE("alloc as -prof gc: JMH's metric names, the same values") {
+  FakeAllocator::reset();
+  const auto api = FakeAllocator::api();
+  cmh::profilers::AllocProfiler::Config config;
+  config.jmh_names = true;
+  cmh::profilers::AllocProfiler profiler(config, api);
+  const auto results = bracket(profiler, 10, [] {
+    FakeAllocator::bytes += 240;
+    FakeAllocator::allocations += 10;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  std::vector<std::string> labels;
+  for (const auto& r : results) labels.push_back(r.label);
+  CHECK(labels == std::vector<std::string>{"gc.alloc.rate", "gc.alloc.rate.norm", "gc.alloc.count.norm", "gc.count",
+                                           "gc.time"});
+  CHECK(metric(results, "gc.alloc.rate.norm")->value == 24.0);
+  CHECK(metric(results, "gc.alloc.rate.norm")->unit == "B/op");
+}
+
 TEST_CASE("alloc: an allocation-free iteration shows 0 B/op, 0 allocs/op and no collections") {
   FakeAllocator::reset();
   const auto api = FakeAllocator::api();
@@ -112,7 +131,7 @@ TEST_CASE("alloc: threads=live reads the live-threads sum and never goes negativ
   CHECK(metric(results, "alloc.rate.norm")->value == 0.0);
 }
 
-TEST_CASE("alloc: alloc=false keeps only gc.count and gc.time; no all ops, no per-op metrics") {
+TEST_CASE("alloc: alloc=false keeps only gc.count and gc.time, no all ops, no per-op metrics") {
   FakeAllocator::reset();
   const auto api = FakeAllocator::api();
   cmh::profilers::AllocProfiler gc_only(cmh::profilers::AllocProfiler::parse({{"alloc", "false"}}), api);
@@ -143,10 +162,14 @@ TEST_CASE("alloc: bad options are rejected with one clear line") {
         "-prof alloc: unknown option 'churn' (it accepts: threads, alloc; see -prof alloc:help)");
 }
 
-TEST_CASE("alloc in the registry: alias gc, help that defines a collection, and no allocator here") {
+TEST_CASE("alloc in the registry: gc beside it, help that defines a collection, and no allocator here") {
   cmh::profilers::register_builtins();
   cmh::profilers::register_builtins();  // idempotent
-  const cmh::ProfilerInfo* info = cmh::ProfilerRegistry::instance().find("gc");
+  const cmh::ProfilerInfo* gc = cmh::ProfilerRegistry::instance().find("gc");
+  REQUIRE(gc != nullptr);
+  CHECK(gc->name == "gc");  // JMH's spelling: its own entry, with JMH's metric names
+  CHECK(cmh::profiling::profiler_help_text(*gc).find("gc.alloc.rate.norm") != std::string::npos);
+  const cmh::ProfilerInfo* info = cmh::ProfilerRegistry::instance().find("alloc");
   REQUIRE(info != nullptr);
   CHECK(info->name == "alloc");
   const std::string help = cmh::profiling::profiler_help_text(*info);
@@ -158,7 +181,7 @@ TEST_CASE("alloc in the registry: alias gc, help that defines a collection, and 
   if (!cmh::profilers::linked_allocator().total_allocated_bytes) {
     const std::string expected = std::string("-prof alloc: not supported here: ") +
                                  cmh::profilers::kAllocatorNotLinked;
-    CHECK_THROWS_WITH_AS(cmh::profiling::create_profiler("gc"), expected.c_str(), cmh::ProfilerError);
+    CHECK_THROWS_WITH_AS(cmh::profiling::create_profiler("alloc"), expected.c_str(), cmh::ProfilerError);
     REQUIRE(info->unsupported_reason);
     CHECK(info->unsupported_reason().value_or("") == cmh::profilers::kAllocatorNotLinked);
     const std::string list = cmh::profiling::profiler_list_text();

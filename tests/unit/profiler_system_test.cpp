@@ -145,7 +145,7 @@ TEST_CASE("perfnorm: software events count every thread, hardware events degrade
   }
 }
 
-TEST_CASE("perf: totals per iteration, summed; events chosen by name") {
+TEST_CASE("perf: totals per iteration, summed, events chosen by name") {
   if (cmh::profilers::perf_unsupported_reason()) return;  // covered by the perfnorm case
   const auto results = run_bracket("perf:events=page-faults,task-clock", 1000, [] { fault_in_pages(); });
   REQUIRE(results.size() == 2);

@@ -70,7 +70,7 @@ TEST_CASE("report: a complete run lists unplanned leftovers plainly, and an empt
   CHECK(report::summary_table(RunResults{}) == "");
 }
 
-TEST_CASE("report: without parameters there are no (param) columns; secondaries sort by label") {
+TEST_CASE("report: without parameters there are no (param) columns, secondaries sort by label") {
   RunResults results;
   BenchmarkRunResult run;
   run.params.benchmark = "TAB.inline";

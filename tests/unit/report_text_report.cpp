@@ -108,7 +108,7 @@ TEST_CASE("report: header variants: groups, no sync, low timeout, batches, singl
   CHECK(s.find("# Benchmark mode: Single shot invocation time\n") != std::string::npos);
 }
 
-TEST_CASE("report: iteration lines; secondaries only under measurement iterations, aligned") {
+TEST_CASE("report: iteration lines, secondaries only under measurement iterations, aligned") {
   std::ostringstream out;
   report::TextReport rep(out, fixed_context());
   const auto bp = tab_inline();
@@ -217,7 +217,7 @@ TEST_CASE("report: a failed benchmark says so in its result line") {
   CHECK(out.str() == "Result \"TAB.inline\": FAILED (iteration 2 ran past the 10 min timeout)\n\n\n");
 }
 
-TEST_CASE("report: silent prints nothing; verbose lines need -v EXTRA") {
+TEST_CASE("report: silent prints nothing, verbose lines need -v EXTRA") {
   std::ostringstream silent_out, normal_out, extra_out;
   report::TextReport silent(silent_out, fixed_context(), report::Verbosity::silent);
   report::TextReport normal(normal_out, fixed_context(), report::Verbosity::normal);

@@ -76,7 +76,7 @@ TEST_CASE("aggregate: JMH's golden result, with warmups that must not count") {
   CHECK(agg.secondaries.empty());
 }
 
-TEST_CASE("aggregate: iterations of all measurement forks are pooled; warmup and failed forks are not") {
+TEST_CASE("aggregate: iterations of all measurement forks are pooled, warmup and failed forks are not") {
   auto run = run_with(BenchmarkMode::average_time, cmh::TimeUnit::ns);
   ForkResult warm;
   warm.warmup_fork = true;
@@ -245,6 +245,33 @@ TEST_CASE("aggregate: sample-time mode pools every sample in the output unit") {
   CHECK(find(agg, "p0.00")->score == doctest::Approx(0.1));
   CHECK(find(agg, "p1.00")->score == doctest::Approx(0.4));
   CHECK(find(agg, "p0.90")->score == doctest::Approx(0.4));
+  // rawData: each iteration's own percentile, per fork, as JMH writes it.
+  REQUIRE(median->raw_by_fork.size() == 2);
+  REQUIRE(median->raw_by_fork[0].size() == 2);
+  REQUIRE(median->raw_by_fork[1].size() == 1);
+  CHECK(median->raw_by_fork[0][0] == doctest::Approx(0.1));
+  CHECK(median->raw_by_fork[0][1] == doctest::Approx(0.3));
+  CHECK(median->raw_by_fork[1][0] == doctest::Approx(0.4));
+}
+
+TEST_CASE("aggregate: sample-time raw histograms hold bucket lower bounds, as JMH") {
+  auto run = run_with(BenchmarkMode::sample_time, cmh::TimeUnit::ns);
+  IterationResult r = iteration(1, 0);
+  r.primary.unit = "ns/op";
+  cmh::SampleHistogram h;
+  h.record(5001, 2);  // above 1024 ns buckets are 8 ns wide here: [5000, 5008)
+  h.record(700, 1);   // below 1024 ns every value is its own bucket
+  r.samples = std::move(h);
+  ForkResult f;
+  f.measurement = {r};
+  run.forks = {f};
+  const auto agg = aggregate(run);
+  REQUIRE(agg.primary.raw_histograms.size() == 1);
+  const auto& pairs = agg.primary.raw_histograms[0][0];
+  REQUIRE(pairs.size() == 2);
+  CHECK(pairs[0] == std::pair<double, std::uint64_t>{700.0, 1});
+  CHECK(pairs[1] == std::pair<double, std::uint64_t>{5000.0, 2});
+  CHECK(cmh::SampleHistogram::representative(cmh::SampleHistogram::index_of(5001)) != 5000.0);  // not the midpoint
 }
 
 TEST_CASE("aggregate: single-shot mode averages iterations and has a distribution block") {

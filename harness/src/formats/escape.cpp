@@ -139,4 +139,18 @@ std::string latex_escape(std::string_view text) {
   return out;
 }
 
+std::string html_escape(std::string_view text) {
+  std::string out;
+  for (const char c : valid_utf8(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace cmh::formats

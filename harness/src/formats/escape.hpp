@@ -31,4 +31,7 @@ std::string csv_field(std::string_view text, char delimiter);
 /// control characters are shown as `\x1B` (C++ spelling), non-ASCII is kept as UTF-8.
 std::string latex_escape(std::string_view text);
 
+/// Text for HTML content and attribute values: `& < > "` as character references.
+std::string html_escape(std::string_view text);
+
 }  // namespace cmh::formats

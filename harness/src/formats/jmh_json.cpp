@@ -169,10 +169,14 @@ Json record_json(const stats::AggregatedBenchmark& agg, const RunResults& result
   r["vmName"] = "cmh";
   r["vmVersion"] = ctx.cmh_version;
   r["warmupIterations"] = p.warmup.count;
-  r["warmupTime"] = single_shot ? std::string("single-shot") : jmh_time_value(p.warmup.time);
+  // Single-shot iterations have no time; JMH writes "single-shot" unless one was set (-w/-r).
+  const auto time_value = [&](Nanos t) {
+    return single_shot && t.count() == 0 ? std::string("single-shot") : jmh_time_value(t);
+  };
+  r["warmupTime"] = time_value(p.warmup.time);
   r["warmupBatchSize"] = p.warmup.batch_size;
   r["measurementIterations"] = p.measurement.count;
-  r["measurementTime"] = single_shot ? std::string("single-shot") : jmh_time_value(p.measurement.time);
+  r["measurementTime"] = time_value(p.measurement.time);
   r["measurementBatchSize"] = p.measurement.batch_size;
   if (!p.params.empty()) {
     Json params = Json::object();

@@ -7,6 +7,7 @@
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
 
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -68,7 +69,8 @@ std::string render_latex(const RunResults& results) {
       out += "} & ";
     }
     out += "\\texttt{" + score_text(r.score) + "} & ";
-    out += "\\scriptsize $\\pm$ \\texttt{" + score_text(r.error) + "}";
+    // JMH leaves the error cell blank when there is no error (N <= 2, sums, failures).
+    if (!std::isnan(r.error)) out += "\\scriptsize $\\pm$ \\texttt{" + score_text(r.error) + "}";
     if (!single_unit) out += " & \\texttt{" + latex_escape(r.unit) + "}";
     out += " \\\\\n";
   }

@@ -31,6 +31,9 @@ std::string render_xsv(const RunResults& results, char delimiter);
 /// JMH's LaTeX tabular.
 std::string render_latex(const RunResults& results);
 
+/// A self-contained HTML page with inline SVG charts (formats/html.cpp).
+std::string render_html(const RunResults& results, const model::RunContext& ctx);
+
 /// The console's summary table (the report's own function), as -rf text writes it.
 std::string render_text(const RunResults& results);
 

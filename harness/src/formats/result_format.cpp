@@ -16,7 +16,7 @@
 namespace cmh::formats {
 namespace {
 
-enum class Format { text, csv, scsv, json, latex, gbench };
+enum class Format { text, csv, scsv, json, latex, gbench, html };
 
 struct FormatSpec {
   Format format;
@@ -24,14 +24,15 @@ struct FormatSpec {
   std::string_view extension;
 };
 
-// In the order -lrf lists them (JMH's order, then gbench).
-constexpr std::array<FormatSpec, 6> kFormats = {{
+// In the order -lrf lists them (JMH's order, then cmh's own).
+constexpr std::array<FormatSpec, 7> kFormats = {{
     {Format::text, "text", "txt"},
     {Format::csv, "csv", "csv"},
     {Format::scsv, "scsv", "scsv"},
     {Format::json, "json", "json"},
     {Format::latex, "latex", "tex"},
     {Format::gbench, "gbench", "gbench.json"},
+    {Format::html, "html", "html"},
 }};
 
 constexpr std::string_view kDefaultStem = "cmh-result";
@@ -123,6 +124,7 @@ class FileWriter final : public ResultWriter {
       case Format::json: return render_jmh_json(results, ctx);
       case Format::latex: return render_latex(results);
       case Format::gbench: return render_gbench_json(results, ctx, machine_);
+      case Format::html: return render_html(results, ctx);
     }
     return {};
   }

@@ -40,7 +40,7 @@ class ResultWriter {
 /// Throws FormatError.
 std::vector<std::unique_ptr<ResultWriter>> make_writers(std::string_view formats, std::string_view file);
 
-/// "Available formats: text, csv, scsv, json, latex, gbench"
+/// "Available formats: text, csv, scsv, json, latex, gbench, html"
 std::string list_formats();
 
 }  // namespace cmh::formats

@@ -74,7 +74,11 @@ void aggregate_primary(const BenchmarkRunResult& run, const std::vector<const Fo
         auto& iteration_counts = primary.raw_histograms.back().emplace_back();
         if (it.samples) {
           const HistogramStatistics one(*it.samples, nanos_per_unit);
-          iteration_counts = one.counted();
+          // JMH writes each bucket's lower bound (exact below 1024 ns), not the value the
+          // statistics use for it.
+          for (std::size_t b = 0; b < SampleHistogram::kBuckets; ++b)
+            if (const std::uint64_t c = it.samples->count_at(b); c != 0)
+              iteration_counts.emplace_back(static_cast<double>(SampleHistogram::lower_bound(b)) / nanos_per_unit, c);
           samples_pool.add(*it.samples, nanos_per_unit);
           raw.push_back(one.n() > 0 ? one.mean() : it.primary.value);
         } else {
@@ -191,10 +195,23 @@ AggregatedBenchmark aggregate(const BenchmarkRunResult& run) {
 
   // Sample-time mode's derived percentiles come from the pooled samples; like JMH they
   // replace any secondary of the same label.
+  // The score is the pooled percentile, rawData the percentile of each iteration, as JMH.
   if (samples_pool.n() > 0) {
+    const double nanos_per_unit = nanos_per(run.params.time_unit);
     for (const auto& derived : derived_percentiles(samples_pool, out.primary.unit)) {
       std::erase_if(out.secondaries, [&](const AggregatedMetric& m) { return m.label == derived.label; });
-      out.secondaries.push_back(single_value_metric(derived));
+      AggregatedMetric m = single_value_metric(derived);
+      double percentile = 0;
+      for (const auto& d : kDerivedPercentiles)
+        if (d.label == derived.label) percentile = d.percentile;
+      m.raw_by_fork.clear();
+      for (const ForkResult* fork : forks) {
+        auto& row = m.raw_by_fork.emplace_back();
+        for (const auto& it : fork->measurement)
+          if (it.samples && it.samples->total_count() > 0)
+            row.push_back(HistogramStatistics(*it.samples, nanos_per_unit).percentile(percentile));
+      }
+      out.secondaries.push_back(std::move(m));
     }
   }
   std::sort(out.secondaries.begin(), out.secondaries.end(),

@@ -57,7 +57,7 @@ TEST_CASE("bytes and allocations of this thread, exact") {
   CHECK(metric(r, "alloc.rate") > 0);
 }
 
-TEST_CASE("threads that exit inside the bracket are counted; threads=live misses them") {
+TEST_CASE("threads that exit inside the bracket are counted, threads=live misses them") {
   auto transient = [] {
     for (int i = 0; i < 10; ++i)
       std::thread([] {
