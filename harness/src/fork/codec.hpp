@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Binary encoding of the results model for the fork channel: BenchmarkParams
 // (the plan), IterationResult (with secondaries and the sample histogram),
-// Failure, ScalarResult and the fork's AllocatorState. Each decode validates enums, counts and histogram
-// buckets, and throws ProtocolError on anything that is not a valid encoding.
+// Failure, ScalarResult and the fork's AllocatorState. Each decode validates
+// enums, counts and histogram buckets, and throws ProtocolError on anything that
+// is not a valid encoding.
 #pragma once
 
 #include <cmh/histogram.hpp>
