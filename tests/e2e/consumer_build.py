@@ -112,7 +112,7 @@ def configure_and_build(project, build, extra, build_type):
         env = {"CCACHE_BASEDIR": os.path.dirname(os.path.dirname(WORK)), "CCACHE_NOHASHDIR": "1"}
     if sh(cmd, timeout=300, env=env) is None:
         return None
-    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=2300, env=env)
+    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=3500, env=env)
     if built is not None:
         t.check("warning:" not in built.stdout + built.stderr,
                 f"{os.path.basename(project)}: the build shows warnings:\n{built.stdout[-4000:]}")
