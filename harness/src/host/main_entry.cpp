@@ -17,6 +17,7 @@
 #include <string>
 
 #include "cli/command_line.hpp"
+#include "cli/flags.hpp"
 #include "fork/fork_runner.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"
@@ -130,6 +131,7 @@ int run_host(int argc, char** argv) {
 
   host::install_signal_handlers();
   setup.context = model::detect_run_context();
+  if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   setup.executable = this_executable();
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, report_file == stdout ? stderr : report_file);
