@@ -24,6 +24,24 @@ proc = run(args.bench, ["Timing.chain", "-p", "steps=1000", "-quick", "-i", "2",
            check_exit=0)
 check("# Measurement: 2 iterations, 100 ms each" in proc.stdout, "an explicit -i did not win over -quick")
 
+# Two threads in average-time mode: the header names the primary, and the whole-process
+# time per op is reported beside it, in the console, the JSON and as gbench's real_time.
+gb = os.path.join(work, "threads.gbench.json")
+js = os.path.join(work, "threads.json")
+proc = run(args.bench, ["Timing.chain", "-p", "steps=1000", "-quick", "-i", "3", "-t", "2", "-bm", "avgt",
+                        "-rf", "json,gbench", "-rff", js], timeout=120, check_exit=0)
+check("# Score: per-thread average time (JMH)" in proc.stdout, f"no # Score: line:\n{proc.stdout[:2500]}")
+check('Whole-process time "Timing.chain:total.time.norm"' in proc.stdout, "no total.time.norm block")
+with open(js) as f:
+    c = json.load(f)[0]["cmh"]
+with open(gb) as f:
+    rows = [b for b in json.load(f)["benchmarks"] if b["run_type"] == "iteration"]
+if check("totalTimeNorm" in c and len(rows) == 1, f"json: {list(c)}; gbench rows {rows}"):
+    total = c["totalTimeNorm"]["score"]
+    check(abs(rows[0]["real_time"] - total) <= 1e-6 * total, f"gbench real_time {rows[0]['real_time']} is not "
+          f"the whole-process time per op {total}")
+    check(c["scoreMeaning"].startswith("per-thread average time"), c["scoreMeaning"])
+
 path = os.path.join(work, "prec.json")
 proc = run(args.bench, ["Timing.chain", "-p", "steps=1000", "-f", "1", "-wi", "1", "-w", "20ms", "-i", "3", "-r",
                         "20ms", "-bm", "avgt", "-prec", "30%", "-maxTime", "20s", "-rf", "json", "-rff", path],
