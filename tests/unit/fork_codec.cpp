@@ -96,7 +96,8 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.kind = IterationKind::warmup;
   r.index = 3;
   r.primary = {"TAB.inline", 1234.5678, "ops/s", AggregationPolicy::average};
-  r.threads = {{0, 1000, 1'000'000'123}, {1, std::numeric_limits<std::uint64_t>::max(), -5}};
+  r.threads = {{0, 1000, 1'000'000'123, 987'654'321, 1'000'000'500, 3, 7},
+               {1, std::numeric_limits<std::uint64_t>::max(), -5, 0, 0, -1, -1}};
   r.all_ops = 1'000'000'000'000ull;
   r.measured_ops = 999;
   r.wall_ns = 1'000'000'999;
@@ -112,6 +113,7 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
                    {"max", -0.0, "", AggregationPolicy::max, "a note"},
                    {"min", std::numeric_limits<double>::infinity(), "x", AggregationPolicy::min}};
   r.timed_out = true;
+  r.host.steal_fraction = 0.125;  // load_average stays NaN: "unknown" must cross as NaN
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -122,7 +124,13 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
     CHECK(q.threads[i].subgroup_index == r.threads[i].subgroup_index);
     CHECK(q.threads[i].measured_ops == r.threads[i].measured_ops);
     CHECK(q.threads[i].duration_ns == r.threads[i].duration_ns);
+    CHECK(q.threads[i].cpu_ns == r.threads[i].cpu_ns);
+    CHECK(q.threads[i].window_ns == r.threads[i].window_ns);
+    CHECK(q.threads[i].involuntary_switches == r.threads[i].involuntary_switches);
+    CHECK(q.threads[i].voluntary_switches == r.threads[i].voluntary_switches);
   }
+  CHECK(q.host.steal_fraction == r.host.steal_fraction);
+  CHECK(std::isnan(q.host.load_average));
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

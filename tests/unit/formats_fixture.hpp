@@ -45,7 +45,7 @@ inline IterationResult iteration(int index, double score, const std::string& uni
   it.all_ops = ops + 10;
   it.measured_ops = ops;
   it.wall_ns = 1'000'000'000;
-  it.threads = {ThreadMeasurement{0, ops, 1'000'000'000}};
+  it.threads = {ThreadMeasurement{0, ops, 1'000'000'000, 950'000'000, 1'000'000'000, 0, 0}};
   return it;
 }
 

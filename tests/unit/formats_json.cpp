@@ -207,7 +207,8 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
   CHECK(keys_of(ok) == std::vector<std::string>{"version", "compiler", "compilerFlags", "buildType", "cpuModel",
                                                 "cpuCount", "kernel", "numaMode", "numaReason", "numaNodes", "allocatorOptions",
                                                 "warnings", "profilers", "warmupForks", "forksCompleted",
-                                                "runComplete", "failed"});
+                                                "runComplete", "failed", "scoreMeaning", "forkInterval",
+                                                "medianScore", "cpuTimeNorm", "disturbance"});
   CHECK(ok["compilerFlags"] == "-O2 -g -DNDEBUG -std=c++20");
   CHECK(ok["cpuCount"] == 2);
   CHECK(ok["numaReason"] == "one NUMA node");

@@ -34,6 +34,8 @@ TEST_CASE("report: the Result block of JMH's golden numbers, and a Sum secondary
       "  50.000 ±(99.9%) 0.001 counts [Sum]\n"
       "  (min, avg, max) = (≈ 0, 16.667, 25.000), stdev = 14.434\n"
       "  CI (99.9%): [50.000, 50.000] (assumes normal distribution)\n"
+      "\n"
+      "Robust \"Hollow.testReadString\": median 47.357 ops/ms; fork-aware interval: needs 2 forks\n"
       "\n";
   CHECK(report::result_blocks("Hollow.testReadString", agg) == expected);
 

@@ -12,6 +12,7 @@
 #include <cmh/params.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,25 @@ struct ThreadMeasurement {
   int subgroup_index = 0;      ///< which @Group member the thread ran (0 otherwise)
   std::uint64_t measured_ops = 0;  ///< ops inside the timed window, after opi/batch adjustment
   std::int64_t duration_ns = 0;    ///< the thread's own timed window
+  /// The thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over its timed window; 0 if not measured.
+  std::int64_t cpu_ns = 0;
+  /// The timed window's length on the steady clock (duration_ns is the sum of call
+  /// times when invocation fixtures exist; the CPU/wall ratio needs the window).
+  std::int64_t window_ns = 0;
+  /// Context switches of the thread over its timed window (getrusage(RUSAGE_THREAD)):
+  /// involuntary ones mean the scheduler took the CPU away; voluntary ones mean the
+  /// body blocked (sleep, lock, I/O). -1 if not measured.
+  std::int64_t involuntary_switches = -1;
+  std::int64_t voluntary_switches = -1;
+};
+
+/// The host around one iteration, read by the control thread outside the timed window.
+struct HostLoad {
+  /// Share of all CPUs' time stolen by the hypervisor during the iteration (/proc/stat);
+  /// NaN where unavailable.
+  double steal_fraction = std::numeric_limits<double>::quiet_NaN();
+  /// The 1-minute load average at the end of the iteration (/proc/loadavg); NaN if unavailable.
+  double load_average = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct IterationResult {
@@ -60,6 +80,7 @@ struct IterationResult {
   /// Profiler metrics, aux counters and @Group member scores.
   std::vector<ScalarResult> secondaries;
   bool timed_out = false;
+  HostLoad host;
 };
 
 enum class FailureKind {

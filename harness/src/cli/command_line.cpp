@@ -175,7 +175,10 @@ class Parser {
         fail(fmt::format("Option -tg: the thread counts \"{}\" add up to 0; a group needs a thread",
                          fmt::join(*groups, ",")));
     }
+    if (state_.command_line.max_time && !state_.command_line.precision)
+      fail("Option -maxTime is the time budget of -prec: give -prec as well (e.g. -prec 2%)");
     auto& fork = state_.command_line.overrides.fork;
+    if (state_.command_line.quick) apply_quick_preset(state_.command_line.overrides);
     fork.args = std::move(state_.fork_args);
     fork.args_prepend = std::move(state_.fork_args_prepend);
     fork.args_append = std::move(state_.fork_args_append);

@@ -36,6 +36,9 @@ struct CommandLine {
   std::vector<std::string> profilers;                       ///< -prof, in order
   bool list = false, list_with_params = false, list_profilers = false, list_formats = false;
   bool help = false;
+  bool quick = false;        ///< -quick: one fork, short iterations (unless set explicitly)
+  std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
+  std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

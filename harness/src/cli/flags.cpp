@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
 
 #include "cli/values.hpp"
 
@@ -56,6 +59,18 @@ void apply_modes(ParseState& s, std::string_view value) {
 
 void apply_excludes(ParseState& s, std::string_view value) {
   for (auto& regex : split_list(value, ',')) s.command_line.excludes.push_back(std::move(regex));
+}
+
+// "2%" or "0.02": a fraction in (0, 1).
+double parse_precision(std::string_view value) {
+  const bool percent = value.ends_with('%');
+  const std::string text(percent ? value.substr(0, value.size() - 1) : value);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const double fraction = percent ? v / 100.0 : v;
+  if (text.empty() || end != text.c_str() + text.size() || !(fraction > 0 && fraction < 1))
+    throw CommandLineError(fmt::format("\"{}\" is not a precision such as 2% or 0.02", value));
+  return fraction;
 }
 
 // Kept in name order: -h prints them in this order, as JMH's formatter sorts by name.
@@ -110,6 +125,14 @@ const FlagSpec kFlags[] = {
      [](ParseState& s, std::string_view) { s.command_line.list_profilers = true; }},
     {"lrf", "", "", false, "Print the result-file formats and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list_formats = true; }},
+    {"maxTime", "", "time", false,
+     "With -prec: the most time one benchmark may take before cmh stops adding forks and reports "
+     "the precision reached. (default: 60 s)",
+     [](ParseState& s, std::string_view v) {
+       const Nanos t = parse_time(v);
+       if (t.count() == 0) throw CommandLineError(fmt::format("the time budget \"{}\" should be positive", v));
+       s.command_line.max_time = t;
+     }},
     {"o", "", "filename", false, "Write the console report to this file instead of standard output.",
      [](ParseState& s, std::string_view v) { s.command_line.output_file = non_empty(v, "a file name"); }},
     {"opi", "", "int", false,
@@ -120,10 +143,20 @@ const FlagSpec kFlags[] = {
      "Values of one parameter, e.g. -p size=10,1000; give one -p per parameter. They replace the "
      "values declared in code; each must convert to the parameter's type.",
      apply_params},
+    {"prec", "", "precision", false,
+     "Target precision, e.g. 2%: after the forks of -f, keep adding forks (up to 20, or -f if more) "
+     "until the score's 99.9 % error is at most this share of the score, or -maxTime runs out; the "
+     "report says which stopped it.",
+     [](ParseState& s, std::string_view v) { s.command_line.precision = parse_precision(v); }},
     {"prof", "", "profiler", true,
      "Use a profiler to collect additional data; repeat -prof for several. Options follow a colon: "
      "name:key=value;key2=value. name:help prints a profiler's options; -lprof lists the profilers.",
      [](ParseState& s, std::string_view v) { s.command_line.profilers.push_back(non_empty(v, "a profiler name")); }},
+    {"quick", "", "", false,
+     "Quick run for the edit-run loop: 1 fork, 2 warmup iterations of 100 ms, 5 measurement "
+     "iterations of 100 ms; -f, -wi, -w, -i and -r still win. The report header says it is a quick "
+     "run: keep its numbers only as a rough guide.",
+     [](ParseState& s, std::string_view) { s.command_line.quick = true; }},
     {"r", "", "time", false,
      "Length of each measurement iteration: the least time it lasts (a call in progress is finished "
      "first). (default: 1 s)",
@@ -182,6 +215,20 @@ const FlagSpec kFlags[] = {
 };
 
 }  // namespace
+
+void apply_quick_preset(OptionSet& o) {
+  using std::chrono::milliseconds;
+  if (!o.fork.count) o.fork.count = 1;
+  if (!o.warmup.iterations) o.warmup.iterations = 2;
+  if (!o.warmup.time) o.warmup.time = milliseconds(100);
+  if (!o.measurement.iterations) o.measurement.iterations = 5;
+  if (!o.measurement.time) o.measurement.time = milliseconds(100);
+}
+
+std::string_view quick_run_note() {
+  return "# Quick run (-quick): one fork and short iterations, for the edit-run loop; rerun without "
+         "-quick for numbers to keep";
+}
 
 std::span<const FlagSpec> flag_table() { return kFlags; }
 

@@ -36,4 +36,11 @@ struct FlagSpec {
 /// Every flag, sorted by name (the order -h lists them in).
 std::span<const FlagSpec> flag_table();
 
+/// -quick: 1 fork, 2 x 100 ms warmup, 5 x 100 ms measurement, where the command line
+/// set none of these itself.
+void apply_quick_preset(OptionSet& o);
+
+/// The header line of a quick run.
+std::string_view quick_run_note();
+
 }  // namespace cmh::cli

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/failure.hpp"
+#include "engine/host_load.hpp"
 #include "engine/scores.hpp"
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
@@ -295,6 +296,10 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
     r.threads[w].subgroup_index = slot.member;
     r.threads[w].measured_ops = scale_ops(t.measured_calls, plan_.ops_per_invocation, ip.batch_size);
     r.threads[w].duration_ns = t.measured_ns;
+    r.threads[w].window_ns = t.stop_ns - t.start_ns;
+    r.threads[w].cpu_ns = t.cpu_ns;
+    r.threads[w].involuntary_switches = t.involuntary_switches;
+    r.threads[w].voluntary_switches = t.voluntary_switches;
     r.measured_ops += r.threads[w].measured_ops;
     calls += t.calls;
     last_stop = std::max(last_stop, t.stop_ns);
@@ -384,6 +389,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
 
   IterationResult r;
   prepare(ip, index, r);
+  const auto ticks_before = read_cpu_ticks();
   std::optional<Failure> failure;
   std::size_t started = 0;
   try {
@@ -407,6 +413,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   if (auto f = store_->run(StateStep::teardown_iteration); f && !failure) failure = std::move(f);
   if (failure) return fail(ip, index, std::move(*failure));
 
+  r.host = host_load_between(ticks_before, read_cpu_ticks());
   add_secondaries(r);
   // Profilers come last: JMH lists their results after the benchmark's own.
   for (auto& results : profiler_results_)

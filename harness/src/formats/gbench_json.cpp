@@ -4,8 +4,11 @@
 // unchanged. Each measurement fork is one repetition ("iteration" row), so
 // compare.py's U test sees the fork-to-fork spread; mean/median/stddev/cv rows
 // follow, computed over the forks that succeeded, as Google Benchmark does.
+// real_time and cpu_time follow Google Benchmark's definitions: wall time and CPU
+// time of all threads per op of all threads (stats/time_per_op.hpp).
 #include "formats/labels.hpp"
 #include "formats/renderers.hpp"
+#include "stats/time_per_op.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +36,8 @@ TimeUnit gbench_time_unit(TimeUnit unit) {
 struct Repetition {
   int index = 0;               ///< 0-based repetition_index
   std::string error;           ///< non-empty: the fork failed
-  double time_per_op = 0;      ///< in the gbench time unit
+  double time_per_op = 0;      ///< in the gbench time unit (real_time)
+  double cpu_per_op = 0;       ///< cpu.time.norm in the gbench time unit (cpu_time); NaN if not measured
   std::uint64_t iterations = 0;
   std::map<std::string, double> counters;
 };
@@ -113,9 +117,20 @@ Repetition repetition_of(const ForkResult& fork, int index, const BenchmarkParam
     // Time per op is the inverse of throughput (ops per unit); 0 ops gives +inf, written null.
     r.time_per_op = (score > 0 ? 1.0 / score : HUGE_VAL) * to_gbench_unit;
     r.counters["items_per_second"] = score * 1e9 / nanos_per(p.time_unit);
+  } else if (p.mode == BenchmarkMode::average_time && p.threads > 1) {
+    // Google Benchmark's real_time: the whole process's wall time over the ops of all
+    // threads, where JMH's average time (the primary) is per thread.
+    std::vector<double> totals;
+    for (const auto& it : fork.measurement) totals.push_back(stats::total_time_per_op(p.time_unit, it.threads));
+    r.time_per_op = mean_of(totals) * to_gbench_unit;
   } else {
     r.time_per_op = score * to_gbench_unit;
   }
+  // cpu_time: CPU time of all threads over the ops of all threads (cpu.time.norm, in ns),
+  // averaged over the fork's iterations like the score. Never a copy of real_time.
+  std::vector<double> cpu;
+  for (const auto& it : fork.measurement) cpu.push_back(stats::cpu_time_per_op(it.threads));
+  r.cpu_per_op = mean_of(cpu) / nanos_per(gbench_time_unit(p.time_unit));
   for (const auto& it : fork.measurement) r.iterations += it.measured_ops;
 
   struct Series {
@@ -185,8 +200,7 @@ Json iteration_row(const RowIdentity& id, const Repetition& r) {
   }
   row["iterations"] = r.iterations;
   row["real_time"] = r.time_per_op;
-  // cmh measures wall-clock time only; CPU time is reported equal to it.
-  row["cpu_time"] = r.time_per_op;
+  row["cpu_time"] = r.cpu_per_op;  // NaN (not measured) is written null
   row["time_unit"] = id.time_unit;
   for (const auto& [label, value] : r.counters) row[counter_key(label)] = value;
   return row;
@@ -207,9 +221,13 @@ Json aggregate_row(const RowIdentity& id, const std::vector<const Repetition*>& 
   row["aggregate_unit"] = which == "cv" ? "percentage" : "time";
   row["iterations"] = ok.size();  // as Google Benchmark: the number of repetitions aggregated
   std::vector<double> times;
-  for (const auto* r : ok) times.push_back(r->time_per_op);
+  std::vector<double> cpu_times;
+  for (const auto* r : ok) {
+    times.push_back(r->time_per_op);
+    cpu_times.push_back(r->cpu_per_op);
+  }
   row["real_time"] = statistic(times);
-  row["cpu_time"] = statistic(times);
+  row["cpu_time"] = statistic(cpu_times);
   row["time_unit"] = id.time_unit;
   std::map<std::string, std::vector<double>> counters;
   for (const auto* r : ok)

@@ -9,6 +9,11 @@
 #include "formats/renderers.hpp"
 #include "formats/tidy_json.hpp"
 #include "model/allocator_state.hpp"
+#include "stats/time_per_op.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
 
 #include <limits>
 
@@ -124,7 +129,55 @@ void add_allocator_json(Json& j, const BenchmarkRunResult& run) {
   j["forkAllocators"] = std::move(forks);
 }
 
-Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const model::RunContext& ctx) {
+/// A number, or null where it is not known (NaN, or the summary's "< 0: unknown").
+Json number_or_null(double v) { return std::isnan(v) || v < 0 ? Json(nullptr) : Json(v); }
+
+/// The preemption evidence: the rule, the counts, and per fork and iteration the flags.
+Json disturbance_json(const stats::AggregatedBenchmark& agg) {
+  const stats::DisturbanceSummary& d = agg.disturbance;
+  Json j = Json::object();
+  j["rule"] = fmt::format("a measurement iteration is disturbed when a worker thread had more than max({}, {} per "
+                          "second of its window) involuntary context switches, or, unless it blocked of its own "
+                          "accord, ran less than {} of its window's wall time",
+                          stats::kMinSwitches, stats::kMaxSwitchesPerSecond, stats::kMinCpuWallRatio);
+  j["measuredIterations"] = d.measured;
+  j["disturbedIterations"] = d.disturbed;
+  j["likelyInflated"] = d.likely_inflated();
+  j["lowestCpuWall"] = d.measured > 0 ? Json(d.lowest_cpu_wall) : Json(nullptr);
+  j["mostInvoluntarySwitches"] = d.most_involuntary;
+  j["hostStealMax"] = number_or_null(d.most_steal);
+  j["loadAverageMax"] = number_or_null(d.most_load);
+  // [fork][iteration], in the order of primaryMetric.rawData.
+  Json forks = Json::array();
+  std::size_t f = 0;
+  for (const auto& fork : agg.run->forks) {
+    if (fork.warmup_fork || fork.failure) continue;
+    Json iterations = Json::array();
+    for (std::size_t i = 0; i < fork.measurement.size(); ++i) {
+      const auto& it = fork.measurement[i];
+      const stats::IterationDisturbance flag =
+          f < d.by_fork.size() && i < d.by_fork[f].size() ? d.by_fork[f][i] : stats::IterationDisturbance{};
+      Json e = Json::object();
+      e["disturbed"] = flag.disturbed();
+      e["preempted"] = flag.preempted;
+      e["offCpu"] = flag.off_cpu;
+      e["blocking"] = flag.blocking;
+      e["cpuWall"] = flag.measured ? Json(flag.cpu_wall) : Json(nullptr);
+      e["involuntarySwitches"] = flag.measured ? Json(flag.involuntary) : Json(nullptr);
+      e["voluntarySwitches"] = flag.measured ? Json(flag.voluntary) : Json(nullptr);
+      e["hostSteal"] = number_or_null(it.host.steal_fraction);
+      e["loadAverage"] = number_or_null(it.host.load_average);
+      iterations.push_back(std::move(e));
+    }
+    forks.push_back(std::move(iterations));
+    ++f;
+  }
+  j["iterations"] = std::move(forks);
+  return j;
+}
+
+Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, const model::RunContext& ctx) {
+  const BenchmarkRunResult& run = *agg.run;
   Json j = Json::object();
   j["version"] = ctx.cmh_version;
   j["compiler"] = ctx.compiler;
@@ -150,6 +203,20 @@ Json cmh_json(const BenchmarkRunResult& run, const RunResults& results, const mo
       for (const auto& s : it.secondaries)
         if (!s.note.empty()) notes[s.label] = s.note;
   if (!notes.empty()) j["notes"] = notes;
+  j["scoreMeaning"] = stats::score_meaning(run.params);
+  if (agg.has_results()) {
+    Json fi = Json::object();
+    fi["method"] = stats::kForkIntervalMethod;
+    fi["forks"] = agg.fork_interval.forks;
+    fi["score"] = agg.fork_interval.score;
+    fi["scoreError"] = agg.fork_interval.error;
+    fi["scoreConfidence"] = pair_array(agg.fork_interval.confidence.first, agg.fork_interval.confidence.second);
+    j["forkInterval"] = std::move(fi);
+    j["medianScore"] = agg.median;
+  }
+  if (agg.cpu_time) j["cpuTimeNorm"] = metric_json(*agg.cpu_time, agg.cpu_time->unit, true, false);
+  if (agg.total_time) j["totalTimeNorm"] = metric_json(*agg.total_time, agg.total_time->unit, true, false);
+  j["disturbance"] = disturbance_json(agg);
   return j;
 }
 
@@ -189,7 +256,7 @@ Json record_json(const stats::AggregatedBenchmark& agg, const RunResults& result
   Json secondaries = Json::object();
   for (const auto& m : agg.secondaries) secondaries[m.label] = metric_json(m, m.unit, true, false);
   r["secondaryMetrics"] = std::move(secondaries);
-  r["cmh"] = cmh_json(run, results, ctx);
+  r["cmh"] = cmh_json(agg, results, ctx);
   return r;
 }
 

@@ -22,6 +22,7 @@
 #include "cli/command_line.hpp"
 #include "fork/adopted.hpp"
 #include "fork/fork_args.hpp"
+#include "cli/flags.hpp"
 #include "fork/fork_runner.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"
@@ -180,6 +181,7 @@ int run_host(int argc, char** argv) {
   // What a fork orphans comes back to the host, which kills it when the fork ends.
   forking::become_subreaper();
   setup.context = model::detect_run_context();
+  if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   setup.executable = this_executable();
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);

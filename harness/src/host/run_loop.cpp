@@ -22,13 +22,24 @@
 #include "model/allocator_state.hpp"
 #include "model/interrupt.hpp"
 #include "profiling/profiler_factory.hpp"
+#include "report/score_format.hpp"
 #include "report/summary_table.hpp"
+#include "stats/aggregate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace cmh::host {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// -prec adds forks up to this many (or -f, if more).
+constexpr int kPrecisionForkCap = 20;
 
 Failure interrupted_failure(int sig) {
   Failure f;
@@ -115,6 +126,7 @@ class RunLoop {
     const BenchmarkParams& bp = plan.params;
     BenchmarkRunResult run;
     run.params = bp;
+    benchmark_start_ = Clock::now();
     output_.benchmark_header(bp, {});
     try {
       if (bp.forks == 0)
@@ -141,36 +153,74 @@ class RunLoop {
       output_.println("# Profilers consume stdout and stderr from the fork, use -v EXTRA to copy to console");
     for (const bool warmup : {true, false}) {
       const int count = warmup ? bp.warmup_forks : bp.forks;
-      for (int i = 1; i <= count; ++i) {
-        if (interrupting_signal()) return;
-        output_.run_progress(progress_.fraction_done(), progress_.eta());
-        output_.fork_start(i, count, warmup);
-        forking::ForkRequest request;
-        request.plan = &bp;
-        request.index = i;
-        request.warmup_fork = warmup;
-        request.executable = setup_.executable;
-        request.external_profilers = profilers.external;
-        request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
-        ForkReportObserver observer(output_, bp);
-        ForkResult fork = forking::run_fork(request, observer);
-        progress_.fork_done(bp);
-        if (fork.failure && fork.failure->kind == FailureKind::interrupted && interrupting_signal()) {
-          Failure why = interrupted_failure(interrupting_signal());
-          why.stdout_tail = std::move(fork.failure->stdout_tail);
-          why.stderr_tail = std::move(fork.failure->stderr_tail);
-          fork.failure = std::move(why);
-        }
-        if (fork.failure && !observer.failure_shown()) output_.fork_failure(bp, *fork.failure);
-        const std::optional<Failure> failure = fork.failure;
-        // Warmup forks are shown, never kept (JMH drops their results).
-        if (!warmup) run.forks.push_back(std::move(fork));
-        if (failure) {
-          run.failure = failure;
-          return;  // the next fork would most likely fail the same way
-        }
-      }
+      for (int i = 1; i <= count; ++i)
+        if (!run_one_fork(bp, profilers, i, count, warmup, run)) return;
     }
+    if (cl_.precision) add_forks_for_precision(bp, profilers, run);
+  }
+
+  /// -prec: more forks, one at a time, until the score's error is at most the target
+  /// share of the score, the fork cap is reached or the time budget runs out.
+  void add_forks_for_precision(const BenchmarkParams& bp, HostProfilers& profilers, BenchmarkRunResult& run) {
+    const double target = *cl_.precision;
+    const auto budget = cl_.max_time.value_or(std::chrono::seconds(60));
+    const int cap = std::max(bp.forks, kPrecisionForkCap);
+    const auto started = benchmark_start_;
+    auto precision = [&] {
+      const auto agg = stats::aggregate(run);
+      return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score)
+                                                          : std::numeric_limits<double>::quiet_NaN();
+    };
+    double reached = precision();
+    int forks = static_cast<int>(run.forks.size());
+    std::string why;
+    for (;;) {
+      if (!std::isnan(reached) && reached <= target) { why = "the target was reached"; break; }
+      if (forks >= cap) { why = fmt::format("the fork cap ({}) was reached", cap); break; }
+      // Stop early rather than overrun: the next fork would take about as long as the last.
+      const auto elapsed = Clock::now() - started;
+      const auto per_fork = forks > 0 ? elapsed / forks : Clock::duration::zero();
+      if (elapsed + per_fork > budget) { why = "the time budget (-maxTime " + report::format_time(budget) + ") ran out"; break; }
+      ++forks;
+      if (!run_one_fork(bp, profilers, forks, forks, false, run)) { why = "a fork failed or the run was interrupted"; break; }
+      reached = precision();
+    }
+    output_.println(fmt::format("# Precision: target ±{:.2f} %, reached ±{} after {} fork{}; stopped because {}",
+                                target * 100, std::isnan(reached) ? std::string("n/a") : fmt::format("{:.2f} %", reached * 100),
+                                forks, forks == 1 ? "" : "s", why));
+  }
+
+  /// One fork of `bp`; false when the benchmark must stop (a failure, a signal).
+  bool run_one_fork(const BenchmarkParams& bp, HostProfilers& profilers, int i, int count, bool warmup,
+                    BenchmarkRunResult& run) {
+    if (interrupting_signal()) return false;
+    output_.run_progress(progress_.fraction_done(), progress_.eta());
+    output_.fork_start(i, count, warmup);
+    forking::ForkRequest request;
+    request.plan = &bp;
+    request.index = i;
+    request.warmup_fork = warmup;
+    request.executable = setup_.executable;
+    request.external_profilers = profilers.external;
+    request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
+    ForkReportObserver observer(output_, bp);
+    ForkResult fork = forking::run_fork(request, observer);
+    progress_.fork_done(bp);
+    if (fork.failure && fork.failure->kind == FailureKind::interrupted && interrupting_signal()) {
+      Failure why = interrupted_failure(interrupting_signal());
+      why.stdout_tail = std::move(fork.failure->stdout_tail);
+      why.stderr_tail = std::move(fork.failure->stderr_tail);
+      fork.failure = std::move(why);
+    }
+    if (fork.failure && !observer.failure_shown()) output_.fork_failure(bp, *fork.failure);
+    const std::optional<Failure> failure = fork.failure;
+    // Warmup forks are shown, never kept (JMH drops their results).
+    if (!warmup) run.forks.push_back(std::move(fork));
+    if (failure) {
+      run.failure = failure;
+      return false;  // the next fork would most likely fail the same way
+    }
+    return true;
   }
 
   void run_in_process(const PlannedRun& plan, BenchmarkRunResult& run) {
@@ -305,6 +355,7 @@ class RunLoop {
   bool any_failed_ = false;
   bool any_write_failed_ = false;
   Clock::time_point start_ = Clock::now();
+  Clock::time_point benchmark_start_ = Clock::now();
 };
 
 }  // namespace

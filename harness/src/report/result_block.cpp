@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cmh::report {
 namespace {
@@ -71,7 +72,40 @@ std::string result_blocks(std::string_view benchmark, const stats::AggregatedBen
     out += simple_block(m);
     out += "\n";
   }
+  // cmh's own figures: error bars that see fork-to-fork variance, a robust score,
+  // CPU time beside wall time, and whether other work disturbed the measurement.
+  if (b.primary.n > 0 && !b.primary.has_distribution) {
+    const auto& fi = b.fork_interval;
+    std::string line = fmt::format("Robust \"{}\": median {} {}", benchmark, format_score(b.median), b.primary.unit);
+    if (!std::isnan(fi.error))
+      line += fmt::format("; fork-aware {} ±(99.9%) {} {} over {} forks ({})", format_score(fi.score),
+                          format_error(fi.error), b.primary.unit, fi.forks, stats::kForkIntervalMethod);
+    else
+      line += "; fork-aware interval: needs 2 forks";
+    out += line + "\n\n";
+  }
+  if (b.cpu_time) {
+    out += fmt::format("CPU time \"{}:cpu.time.norm\" (CPU time of all threads per op):\n", benchmark);
+    out += simple_block(*b.cpu_time) + "\n";
+  }
+  if (b.total_time) {
+    out += fmt::format("Whole-process time \"{}:total.time.norm\" (wall time per op of all threads together; "
+                       "the primary score above is per thread):\n",
+                       benchmark);
+    out += simple_block(*b.total_time) + "\n";
+  }
+  if (b.disturbance.measured > 0) {
+    out += fmt::format("Disturbance \"{}\": {}\n", benchmark, stats::describe(b.disturbance));
+    if (b.disturbance.likely_inflated()) out += disturbance_warning(benchmark) + "\n";
+    out += "\n";
+  }
   return out;
+}
+
+std::string disturbance_warning(std::string_view benchmark) {
+  return fmt::format("# *** WARNING: {}: the score is likely inflated by other work on this machine (the benchmark's "
+                     "threads were preempted or off the CPU); see cpu.time.norm, or rerun on a quieter machine. ***",
+                     benchmark);
 }
 
 }  // namespace cmh::report

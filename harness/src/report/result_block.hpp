@@ -20,6 +20,11 @@ std::string distribution_block(const stats::AggregatedMetric& m);
 
 /// Every block of one benchmark, each followed by a blank line. Sample-time mode's
 /// derived percentiles get no block of their own: the distribution block shows them.
+/// Then cmh's own blocks: cpu.time.norm, total.time.norm (multi-threaded average
+/// time) and the disturbance line, with disturbance_warning() when the score is likely inflated.
 std::string result_blocks(std::string_view benchmark, const stats::AggregatedBenchmark& b);
+
+/// "# *** WARNING: <benchmark>: the score is likely inflated by other work ... ***" (no newline).
+std::string disturbance_warning(std::string_view benchmark);
 
 }  // namespace cmh::report

@@ -10,6 +10,7 @@
 #include "report/summary_table.hpp"
 #include "stats/aggregate.hpp"
 #include "stats/histogram_statistics.hpp"
+#include "stats/time_per_op.hpp"
 
 #include <cmh/version.hpp>
 #include <fmt/format.h>
@@ -127,6 +128,8 @@ std::string header_text(const BenchmarkParams& bp, const model::RunContext& cont
   out += timeout_line(bp);
   out += threads_line(bp);
   out += "# Benchmark mode: " + std::string(mode_long_label(bp.mode)) + "\n";
+  // With several threads "the score" has more than one reasonable meaning: name it.
+  if (bp.threads > 1) out += "# Score: " + stats::score_meaning(bp) + "\n";
   out += "# Benchmark: " + bp.benchmark + "\n";
   if (!bp.params.empty()) {
     std::string params;
@@ -230,6 +233,11 @@ void TextReport::iteration_result(const BenchmarkParams& bp, const IterationResu
   if (!line_open_) write(iteration_prefix(r.kind, r.index));
   std::string text = primary_text(bp, r) + "\n";
   if (r.kind == IterationKind::measurement) {
+    // Flagged iterations say so on a line of their own: the iteration line keeps JMH's shape.
+    if (const auto d = stats::assess(r); d.disturbed())
+      text += fmt::format("{}  (disturbed: CPU/wall {:.2f}, {} involuntary context switches)\n",
+                          std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '), d.cpu_wall,
+                          d.involuntary);
     const auto shown = iteration_secondaries(bp, r);
     if (!shown.empty()) {
       const std::size_t indent = iteration_prefix(IterationKind::measurement, r.index).size();
@@ -323,6 +331,16 @@ void TextReport::run_end(const RunResults& results, std::chrono::seconds total_t
   if (!table.empty()) {
     write("\n");
     write(table);
+  }
+  // Repeated under the table, where a reader of the numbers looks last.
+  std::string warnings;
+  for (const auto& b : results.benchmarks)
+    if (!b.failed())
+      if (const auto agg = stats::aggregate(b); agg.disturbance.likely_inflated())
+        warnings += disturbance_warning(b.params.benchmark) + "\n";
+  if (!warnings.empty()) {
+    blank_lines(1);
+    write(warnings);
   }
   flush_();
 }

@@ -6,6 +6,7 @@
 
 #include "stats/histogram_statistics.hpp"
 #include "stats/list_statistics.hpp"
+#include "stats/time_per_op.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -216,6 +217,11 @@ AggregatedBenchmark aggregate(const BenchmarkRunResult& run) {
   }
   std::sort(out.secondaries.begin(), out.secondaries.end(),
             [](const AggregatedMetric& a, const AggregatedMetric& b) { return a.label < b.label; });
+  out.cpu_time = aggregate_cpu_time(forks);
+  out.total_time = aggregate_total_time(run.params, forks);
+  out.disturbance = summarise_disturbance(forks);
+  out.fork_interval = fork_interval(out.primary.raw_by_fork);
+  out.median = median_of(out.primary.raw_by_fork);
   return out;
 }
 

@@ -6,9 +6,12 @@
 
 #include <cmh/result.hpp>
 
+#include "stats/disturbance.hpp"
+#include "stats/robust_interval.hpp"
 #include "stats/statistics.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +46,14 @@ struct AggregatedBenchmark {
   const BenchmarkRunResult* run = nullptr;
   AggregatedMetric primary;
   std::vector<AggregatedMetric> secondaries;  ///< sorted by label
+  /// cmh's own figures beside JMH's (stats/time_per_op.hpp, stats/disturbance.hpp):
+  /// CPU time per op, whole-process time per op, and the preemption evidence.
+  std::optional<AggregatedMetric> cpu_time;
+  std::optional<AggregatedMetric> total_time;
+  DisturbanceSummary disturbance;
+  /// The primary's fork-aware interval and robust score (stats/robust_interval.hpp).
+  ForkInterval fork_interval;
+  double median = 0;
   bool has_results() const { return primary.n > 0; }
 };
 

@@ -71,6 +71,11 @@ struct alignas(128) WorkerTally {
   SampleHistogram* histogram = nullptr;  ///< sample-time and single-shot modes
   std::uint64_t sample_mask = 0;     ///< sample-time stride, kept across iterations as in JMH
   double* aux = nullptr;             ///< aux counter values at the end of the timed window
+  /// The thread's CPU time and context switches over the timed window (cpu_window_edge):
+  /// at the opening edge the readings, at the closing edge the differences.
+  std::int64_t cpu_ns = 0;
+  std::int64_t involuntary_switches = -1;  ///< -1: not measured
+  std::int64_t voluntary_switches = -1;
   bool arrived = false;
   bool finished_measuring = false;
 };
@@ -86,6 +91,13 @@ struct LoopArgs {
 };
 
 using LoopFn = void (*)(LoopArgs&);
+
+/// Reads the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) and its context
+/// switches (getrusage(RUSAGE_THREAD)) at one edge of its timed window: at the
+/// opening edge it stores the readings in `t`, at the closing edge the differences.
+/// Out of line and called once per edge: two clock reads per iteration per thread,
+/// nothing per op. Any loop that opens and closes a timed window calls it.
+void cpu_window_edge(WorkerTally& t, bool opening) noexcept;
 using FixtureFn = void (*)(void* self, const WorkerView& view);
 
 /// One state type of a member's closure.

@@ -112,12 +112,16 @@ struct Loops {
     a.sync->arrived.notify_all();
   }
 
+  // The CPU clock is read last when opening and first when closing, so that it
+  // brackets the steady-clock window as tightly as the aux counters allow.
   static void begin_window(LoopArgs& a) {
     ControlAccess::set_started(*a.view.control, true);
     reset_aux(a.view);
+    cpu_window_edge(*a.tally, true);
   }
 
   static void end_window(LoopArgs& a) {
+    cpu_window_edge(*a.tally, false);
     if (a.tally->aux != nullptr) snapshot_aux(a.view, a.tally->aux);
     a.tally->finished_measuring = true;
     a.sync->measured.fetch_add(1, std::memory_order_acq_rel);

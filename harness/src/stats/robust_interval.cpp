@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// fork_interval() and median_of(): see robust_interval.hpp.
+#include "stats/robust_interval.hpp"
+
+#include "stats/list_statistics.hpp"
+#include "stats/statistics.hpp"
+#include "stats/student_t.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cmh::stats {
+
+ForkInterval fork_interval(const std::vector<std::vector<double>>& scores_by_fork) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  ListStatistics means;
+  for (const auto& fork : scores_by_fork) {
+    if (fork.empty()) continue;
+    double sum = 0;
+    for (double v : fork) sum += v;
+    means.add(sum / static_cast<double>(fork.size()));
+  }
+  ForkInterval out;
+  out.forks = static_cast<int>(means.n());
+  out.score = means.n() > 0 ? means.mean() : kNaN;
+  if (means.n() < 2) {
+    out.error = kNaN;
+    out.confidence = {kNaN, kNaN};
+    return out;
+  }
+  out.error = student_t_critical(kConfidence, means.n() - 1) * means.stdev() / std::sqrt(static_cast<double>(means.n()));
+  out.confidence = {out.score - out.error, out.score + out.error};
+  return out;
+}
+
+double median_of(const std::vector<std::vector<double>>& scores_by_fork) {
+  std::vector<double> all;
+  for (const auto& fork : scores_by_fork) all.insert(all.end(), fork.begin(), fork.end());
+  if (all.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(all.begin(), all.end());
+  const std::size_t mid = all.size() / 2;
+  return all.size() % 2 == 1 ? all[mid] : (all[mid - 1] + all[mid]) / 2.0;
+}
+
+}  // namespace cmh::stats
