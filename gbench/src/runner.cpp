@@ -170,7 +170,10 @@ void Runner::begin_window() {
   cmh::detail::ControlAccess::set_started(*a.view.control, true);
   paused_ns_ = 0;
   manual_ns_ = 0;
+  // CPU time and context switches are read inside the window, as in cmh's own loops (cpu.time.norm,
+  // the disturbance flags and the gbench export's cpu_time need them).
   t0_ = cmh::detail::now_ns();
+  cmh::detail::cpu_window_edge(*a.tally, true);
   if (a.mode == cmh::BenchmarkMode::single_shot) {
     state_.watch_ = &kAlways;
   } else if (a.mode == cmh::BenchmarkMode::sample_time) {
@@ -188,6 +191,7 @@ void Runner::begin_window() {
 void Runner::close_window(std::uint64_t count) {
   cmh::detail::LoopArgs& a = *args_;
   cmh::detail::WorkerTally& t = *a.tally;
+  cmh::detail::cpu_window_edge(t, false);
   const std::int64_t t1 = cmh::detail::now_ns();
   if (paused_) paused_ns_ += t1 - std::max(paused_at_, t0_);
   const bool manual = instance_->family->use_manual_time;
