@@ -5,7 +5,7 @@
 // this program, whose main() calls these again, so the registration is the same.
 #include <benchmark/benchmark.h>
 #include <cmh/detail/benchmark_code.hpp>
-#include <cmh/profilers/builtins.hpp>
+#include <cmh/main.hpp>
 #include <cmh/registry.hpp>
 
 #include <unistd.h>
@@ -21,7 +21,6 @@
 
 #include "family.hpp"
 #include "flags.hpp"
-#include "host/main_entry.hpp"
 #include "runner.hpp"
 
 namespace benchmark {
@@ -135,7 +134,6 @@ int run_cmh(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& a : argv_text) argv.push_back(a.data());
   argv.push_back(nullptr);
-  cmh::profilers::register_builtins();
   return cmh::run_main(static_cast<int>(argv_text.size()), argv.data());
 }
 
