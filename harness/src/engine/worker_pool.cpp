@@ -24,6 +24,9 @@ WorkerPool::WorkerPool(int workers) {
       const std::string name = "cmh-worker-" + std::to_string(i);
       pthread_setname_np(threads_.back().native_handle(), name.substr(0, 15).c_str());
     }
+    // A worker's own set-up allocates (its alternate signal stack); it must be over before
+    // the first iteration's counters are read, or the first iteration would be charged.
+    for (auto& slot : slots_) slot->ready.wait(false, std::memory_order_acquire);
   } catch (...) {
     for (std::size_t i = 0; i < threads_.size(); ++i) post(static_cast<int>(i), Job{});
     for (auto& t : threads_) t.join();
@@ -82,6 +85,8 @@ std::optional<Failure> WorkerPool::first_failure() const {
 void WorkerPool::worker_main(int index) {
   const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   Slot& slot = *slots_[index];
+  slot.ready.store(true, std::memory_order_release);
+  slot.ready.notify_one();
   std::uint32_t seen = 0;
   for (;;) {
     slot.posted.wait(seen, std::memory_order_acquire);

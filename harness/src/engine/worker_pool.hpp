@@ -59,6 +59,7 @@ class WorkerPool {
  private:
   struct alignas(128) Slot {
     std::atomic<std::uint32_t> posted{0};
+    std::atomic<bool> ready{false};  // the thread has set itself up (its StackGuard)
     Job job;
     std::optional<Failure> failure;
   };
