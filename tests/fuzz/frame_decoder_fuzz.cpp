@@ -45,7 +45,7 @@ void write_seeds(const std::string& dir) {
   result.secondaries = {{"alloc.rate.norm", 0, "B/op", AggregationPolicy::average, "note"}};
   Failure failure{FailureKind::exception, "boom", "std::runtime_error", 0, 0, {"out"}, {"err"}};
   int n = 0;
-  write_seed(dir, n++, encode_message(Handshake{kProtocolVersion, 4242}));
+  write_seed(dir, n++, encode_message(Handshake{kProtocolVersion, 4242, {}}));
   write_seed(dir, n++, encode_message(PlanMessage{plan}));
   write_seed(dir, n++, encode_message(IterationStarted{IterationKind::warmup, 1}));
   write_seed(dir, n++, encode_message(IterationFinished{result}));

@@ -16,7 +16,9 @@ struct Encoder {
   FrameType operator()(const Handshake& m) {
     w.put_u32(m.version);
     w.put_i64(m.pid);
-    encode(w, m.allocator);
+    // Only this version's handshake carries the allocator state (decode mirrors it), so a
+    // handshake of another version re-encodes to the same bytes.
+    if (m.version == kProtocolVersion) encode(w, m.allocator);
     return FrameType::handshake;
   }
   FrameType operator()(const PlanMessage& m) {
