@@ -8,29 +8,14 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli_fixture.hpp"
 
 using namespace std::chrono_literals;
 using cmh::cli::CommandLine;
 using cmh::cli::CommandLineError;
 
-namespace {
-
-CommandLine parse(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv{"./bench"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return cmh::cli::parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-
-std::string error_of(std::initializer_list<const char*> args) {
-  try {
-    parse(args);
-  } catch (const CommandLineError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-}  // namespace
+using cli_fixture::error_of;
+using cli_fixture::parse;
 
 TEST_CASE("-quick: one fork and short iterations, unless the command line says otherwise") {
   const CommandLine q = parse({"-quick"});
