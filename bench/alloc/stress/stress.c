@@ -17,7 +17,7 @@
 
 static double g_scale = 1.0;
 static int g_full_verify = 0;
-static int g_corrupt_for_test = 0;
+static atomic_int g_corrupt_for_test;  // threads race to take it: exchange
 static const char* g_workload = "stress";
 static atomic_ullong g_verified;
 static _Thread_local unsigned long long t_verified;
@@ -76,7 +76,7 @@ void stress_parse(int argc, char** argv, const char* workload, const char* summa
     const size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
     const char* value = eq ? eq + 1 : NULL;
     if (name_len == 16 && strncmp(name, "corrupt-for-test", 16) == 0 && !value) {
-      g_corrupt_for_test = 1;
+      atomic_store(&g_corrupt_for_test, 1);
       continue;
     }
     if (!value) bad("option needs =VALUE", arg);
@@ -190,10 +190,8 @@ void stress_check(const void* p, size_t size) {
 }
 
 void stress_verify(void* p, size_t size) {
-  if (g_corrupt_for_test) {
-    g_corrupt_for_test = 0;
+  if (atomic_load_explicit(&g_corrupt_for_test, memory_order_relaxed) && atomic_exchange(&g_corrupt_for_test, 0))
     ((unsigned char*)p)[0] ^= 0x40;
-  }
   stress_check(p, size);
   ++t_verified;
 }

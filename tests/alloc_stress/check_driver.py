@@ -1,0 +1,49 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""check_driver.py RUN BUILD: runs the stress-suite driver (bench/alloc/stress/run) end to
+end at tiny sizes and checks its report: glibc and cmh columns, each peer measured or
+listed as skipped, the ratio tables with their geometric means, every run verified; and
+that a bad option gets one line and exit 2. Never --write: the test leaves RESULTS.md alone."""
+import re
+import subprocess
+import sys
+
+
+def fail(message, out=""):
+    print(f"FAIL: {message}\n{out}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    run, build = sys.argv[1], sys.argv[2]
+    proc = subprocess.run([run, build, "--only", "larson,xmalloc,footprint-small", "--rounds", "1", "--scale", "0.002"],
+                          capture_output=True, text=True, timeout=240)
+    out = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        fail(f"driver exited {proc.returncode}", out)
+    header = re.search(r"^\| s \| (.*) \|$", proc.stdout, re.M)
+    if not header:
+        fail("no CPU time table", out)
+    columns = [c.strip() for c in header.group(1).split("|")]
+    if columns[:2] != ["glibc", "cmh"]:
+        fail(f"columns {columns}, expected glibc and cmh first", out)
+    for peer in ("jemalloc", "mimalloc", "tcmalloc"):
+        if peer not in columns and not re.search(rf"Skipped:.*\b{peer} \(", proc.stdout):
+            fail(f"{peer} is neither a column nor listed as skipped", out)
+    for title in ("CPU time / glibc", "peak RSS / glibc"):
+        if not re.search(rf"^\| {re.escape(title)} \|", proc.stdout, re.M):
+            fail(f"no table {title!r}", out)
+    if len(re.findall(r"^\| \*\*geometric mean\*\* \|", proc.stdout, re.M)) < 2:
+        fail("no geometric-mean rows", out)
+    for workload in ("larson", "xmalloc", "footprint-small"):
+        row = re.search(rf"^\| {workload} \| ([^\n]*)$", proc.stdout, re.M)
+        if not row or "FAILED" in row.group(1) or "n/a" in row.group(1):
+            fail(f"row {workload} missing or failed", out)
+    bad = subprocess.run([run, build, "--rounds", "zero"], capture_output=True, text=True, timeout=60)
+    if bad.returncode != 2 or len(bad.stderr.strip().splitlines()) != 1 or "--rounds" not in bad.stderr:
+        fail(f"bad --rounds: exit {bad.returncode}, stderr {bad.stderr!r}")
+    print(f"ok: columns {', '.join(columns)}")
+
+
+if __name__ == "__main__":
+    main()
