@@ -16,7 +16,7 @@ def fail(message, out=""):
 
 def main():
     run, build = sys.argv[1], sys.argv[2]
-    proc = subprocess.run([run, build, "--only", "larson,xmalloc,footprint-small", "--rounds", "1", "--scale", "0.002"],
+    proc = subprocess.run([run, build, "--only", "xmalloc,footprint-small", "--rounds", "1", "--scale", "0.002"],
                           capture_output=True, text=True, timeout=240)
     out = proc.stdout + proc.stderr
     if proc.returncode != 0:
@@ -35,7 +35,7 @@ def main():
             fail(f"no table {title!r}", out)
     if len(re.findall(r"^\| \*\*geometric mean\*\* \|", proc.stdout, re.M)) < 2:
         fail("no geometric-mean rows", out)
-    for workload in ("larson", "xmalloc", "footprint-small"):
+    for workload in ("xmalloc", "footprint-small"):
         row = re.search(rf"^\| {workload} \| ([^\n]*)$", proc.stdout, re.M)
         if not row or "FAILED" in row.group(1) or "n/a" in row.group(1):
             fail(f"row {workload} missing or failed", out)
