@@ -14,9 +14,12 @@
 // thread (an allocator that returns memory on a timer or on its next slow path has had
 // both chances by then).
 #define _GNU_SOURCE
-#include <sched.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "stress.h"
 
@@ -28,37 +31,77 @@ typedef struct {
 static long g_transfers = 2000000, g_inflight = 65536, g_min = 16, g_max = 1024, g_idle_ms = 2000,
             g_after_mallocs = 1000;
 static slot* g_ring;
-static _Alignas(64) atomic_long g_produced;  // written by the producer only
-static _Alignas(64) atomic_long g_consumed;  // written by the consumer only
-static _Alignas(64) atomic_int g_go;
 
-static void wait_a_little(int* spins) {
-  if (++*spins > 64) {
-    sched_yield();  // the machine may have fewer CPUs than threads
-    *spins = 0;
+// One side's progress (blocks produced, or consumed), published in steps of 16 so that
+// the shared cache line is not what is measured, and how the other side sleeps on it. A
+// side that cannot go on spins briefly, then sleeps on a futex until the other side's
+// progress reaches its target; targets lie a quarter of the ring ahead, so on a machine
+// with fewer free CPUs than threads the two take turns in long stretches instead of
+// waking each other for every block. Sleeping, not yielding, keeps the CPU time the
+// threads' own work (sched_yield in a loop burns CPU whenever the other thread is not
+// running).
+typedef struct {
+  _Alignas(64) atomic_long done;
+  _Alignas(64) atomic_long sleeper_target;  // LONG_MAX when nobody sleeps on this
+  atomic_int wake;                          // the futex word
+} progress;
+
+static progress g_produced, g_consumed;
+
+static void futex(atomic_int* word, int op, int value) {
+  syscall(SYS_futex, (int*)word, op | FUTEX_PRIVATE_FLAG, value, NULL, NULL, 0);
+}
+
+// Returns once p->done >= target; the caller never waits for more than the other side
+// will ever publish.
+static long wait_for(progress* p, long target) {
+  for (int spin = 0; spin < 256; ++spin) {
+    const long done = atomic_load_explicit(&p->done, memory_order_acquire);
+    if (done >= target) return done;
+  }
+  long done;
+  for (;;) {
+    const int seen = atomic_load(&p->wake);
+    atomic_store(&p->sleeper_target, target);  // seq_cst, then re-read: see publish()
+    if ((done = atomic_load(&p->done)) >= target) break;
+    futex(&p->wake, FUTEX_WAIT, seen);
+    if ((done = atomic_load(&p->done)) >= target) break;
+  }
+  atomic_store(&p->sleeper_target, LONG_MAX);
+  return done;
+}
+
+// Either the sleeper's re-read sees this store, or this load sees its target (both
+// seq_cst): no wake-up is lost.
+static void publish(progress* p, long done) {
+  atomic_store(&p->done, done);
+  if (done >= atomic_load(&p->sleeper_target)) {
+    atomic_fetch_add(&p->wake, 1);
+    futex(&p->wake, FUTEX_WAKE, 1);
   }
 }
 
+static long quarter(void) { return g_inflight / 4 > 0 ? g_inflight / 4 : 1; }
+static long ahead(long from) { return from + quarter() < g_transfers ? from + quarter() : g_transfers; }
+
 static void* consumer(void* arg) {
   (void)arg;
-  while (!atomic_load_explicit(&g_go, memory_order_acquire)) sched_yield();
-  long next = 0, available = 0;
-  int spins = 0;
+  // Starts once the producer has filled the ring: every allocator reaches the same peak.
+  long available = wait_for(&g_produced, g_inflight), next = 0;
   while (next < g_transfers) {
     if (next == available) {
-      available = atomic_load_explicit(&g_produced, memory_order_acquire);
+      available = atomic_load_explicit(&g_produced.done, memory_order_acquire);
       if (next == available) {
-        wait_a_little(&spins);
-        continue;
+        publish(&g_consumed, next);
+        available = wait_for(&g_produced, ahead(next));
       }
     }
     slot* s = &g_ring[next % g_inflight];
     stress_check_free(s->p, s->size);
     ++next;
-    // Publish in small steps: one shared store per block would measure the cache line.
-    if ((next & 15) == 0 || next == available) atomic_store_explicit(&g_consumed, next, memory_order_release);
+    if ((next & 15) == 0) publish(&g_consumed, next);
   }
-  atomic_store_explicit(&g_consumed, next, memory_order_release);
+  publish(&g_consumed, next);
   stress_thread_done();
   return NULL;
 }
@@ -80,17 +123,19 @@ int main(int argc, char** argv) {
   g_ring = (slot*)stress_malloc((size_t)g_inflight * sizeof(slot));
   const long rss_before = stress_rss_kib();
 
+  atomic_store(&g_produced.sleeper_target, LONG_MAX);
+  atomic_store(&g_consumed.sleeper_target, LONG_MAX);
   unsigned long thread = stress_spawn(consumer, NULL);
   stress_rng rng = {42};
-  int spins = 0;
   long consumed = 0;
   const double start = stress_now_s(), cpu_start = stress_cpu_s();
   for (long i = 0; i < g_transfers; ++i) {
-    if (i == g_inflight) atomic_store_explicit(&g_go, 1, memory_order_release);
-    while (i - consumed >= g_inflight) {
-      atomic_store_explicit(&g_produced, i, memory_order_release);  // all of it, before waiting
-      consumed = atomic_load_explicit(&g_consumed, memory_order_acquire);
-      if (i - consumed >= g_inflight) wait_a_little(&spins);
+    if (i - consumed >= g_inflight) {
+      consumed = atomic_load_explicit(&g_consumed.done, memory_order_acquire);
+      if (i - consumed >= g_inflight) {
+        publish(&g_produced, i);  // all of it, before waiting
+        consumed = wait_for(&g_consumed, i - g_inflight + quarter());
+      }
     }
     const size_t size = stress_between(&rng, (size_t)g_min, (size_t)g_max);
     void* p = stress_malloc(size);
@@ -98,9 +143,9 @@ int main(int argc, char** argv) {
     slot* s = &g_ring[i % g_inflight];
     s->p = p;
     s->size = size;
-    if ((i & 15) == 15 || i + 1 == g_transfers) atomic_store_explicit(&g_produced, i + 1, memory_order_release);
+    if (((i + 1) & 15) == 0) publish(&g_produced, i + 1);
   }
-  atomic_store_explicit(&g_go, 1, memory_order_release);
+  publish(&g_produced, g_transfers);
   stress_join(thread);
   const double wall = stress_now_s() - start, cpu = stress_cpu_s() - cpu_start;
 
