@@ -149,14 +149,15 @@ static inline uint64_t get_word(const unsigned char* at) {
   return v;
 }
 
-// Full: every aligned word, then the tail bytes one by one. Lines: the word at each
-// 64-byte step that ends before the last word, then the last word (wherever it falls).
+// Full (and any block under 16 bytes): every aligned word, then the tail bytes one by
+// one. Lines: the word at each 64-byte step that ends before the last word (so always
+// the first), then the last word (wherever it falls).
 static inline unsigned char tail_byte(uint64_t tag, size_t i) { return (unsigned char)((tag >> (8 * (i & 7))) ^ i); }
 
 void stress_fill(void* p, size_t size) {
   unsigned char* b = (unsigned char*)p;
   const uint64_t tag = tag_of(p, size);
-  if (g_full_verify || size < 8) {
+  if (g_full_verify || size < 16) {
     size_t off = 0;
     for (; off + 8 <= size; off += 8) put_word(b + off, tag + off);
     for (; off < size; ++off) b[off] = tail_byte(tag, off);
@@ -176,7 +177,7 @@ static void report_corrupt(const void* p, size_t size, size_t offset, uint64_t f
 void stress_check(const void* p, size_t size) {
   const unsigned char* b = (const unsigned char*)p;
   const uint64_t tag = tag_of(p, size);
-  if (g_full_verify || size < 8) {
+  if (g_full_verify || size < 16) {
     size_t off = 0;
     for (; off + 8 <= size; off += 8)
       if (get_word(b + off) != tag + off) report_corrupt(p, size, off, get_word(b + off), tag + off);
