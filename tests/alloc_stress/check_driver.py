@@ -3,7 +3,11 @@
 """check_driver.py RUN BUILD: runs the stress-suite driver (bench/alloc/stress/run) end to
 end at tiny sizes and checks its report: glibc and cmh columns, each peer measured or
 listed as skipped, the ratio tables with their geometric means, every run verified; and
-that a bad option gets one line and exit 2. Never --write: the test leaves RESULTS.md alone."""
+that a bad option gets one line and exit 2, and that a program whose output changes with
+the allocator is reported as failed. Never --write: the test leaves RESULTS.md alone."""
+import contextlib
+import importlib.machinery
+import io
 import re
 import subprocess
 import sys
@@ -42,6 +46,18 @@ def main():
     bad = subprocess.run([run, build, "--rounds", "zero"], capture_output=True, text=True, timeout=60)
     if bad.returncode != 2 or len(bad.stderr.strip().splitlines()) != 1 or "--rounds" not in bad.stderr:
         fail(f"bad --rounds: exit {bad.returncode}, stderr {bad.stderr!r}")
+    # A program that prints its LD_PRELOAD: under every allocator but glibc, its output differs.
+    driver = importlib.machinery.SourceFileLoader("stress_run", run).load_module()
+    driver.WORKLOADS["echo-preload"] = {"exe": "/bin/sh", "args": ["-c", "echo $LD_PRELOAD"], "scaled": False,
+                                        "same_output": True, "what": "prints its LD_PRELOAD"}
+    sys.argv = [run, build, "--only", "echo-preload", "--rounds", "1"]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        status = driver.main()
+    report = printed.getvalue()
+    if status != 1 or not re.search(r"^\| echo-preload \| [0-9.]+ \| FAILED \|", report, re.M) or \
+            "echo-preload under cmh: its output differs from the glibc run's" not in report:
+        fail(f"a program with allocator-dependent output: status {status}, expected 1 and FAILED", report)
     print(f"ok: columns {', '.join(columns)}")
 
 
