@@ -4,7 +4,7 @@
 end at tiny sizes and checks its report: glibc and cmh columns, each peer measured or
 listed as skipped, the ratio tables with their geometric means, every run verified; and
 that a bad option gets one line and exit 2, and that a program whose output changes with
-the allocator is reported as failed. Never --write: the test leaves RESULTS.md alone."""
+the allocator is reported as failed and a peer that is not installed as skipped. Never --write: the test leaves RESULTS.md alone."""
 import contextlib
 import importlib.machinery
 import io
@@ -50,6 +50,7 @@ def main():
     driver = importlib.machinery.SourceFileLoader("stress_run", run).load_module()
     driver.WORKLOADS["echo-preload"] = {"exe": "/bin/sh", "args": ["-c", "echo $LD_PRELOAD"], "scaled": False,
                                         "same_output": True, "what": "prints its LD_PRELOAD"}
+    driver.PEERS["nosuchalloc"] = (["libnosuchalloc.so.9"], "nosuchalloc")  # a peer that is not installed
     sys.argv = [run, build, "--only", "echo-preload", "--rounds", "1"]
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
@@ -58,6 +59,8 @@ def main():
     if status != 1 or not re.search(r"^\| echo-preload \| [0-9.]+ \| FAILED \|", report, re.M) or \
             "echo-preload under cmh: its output differs from the glibc run's" not in report:
         fail(f"a program with allocator-dependent output: status {status}, expected 1 and FAILED", report)
+    if not re.search(r"Skipped:.*nosuchalloc \(not installed", report):
+        fail("a peer allocator that is not installed is not listed as skipped", report)
     print(f"ok: columns {', '.join(columns)}")
 
 
