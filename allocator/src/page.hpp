@@ -59,7 +59,8 @@ struct Page {
   uint8_t notify_pending;     // owner left kFull and found a remote notification under way
   uint8_t queue;              // which heap queue holds it (kQueueNone, kQueueClass, ...)
   uint32_t slice_count;
-  uint8_t padding[24];
+  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  uint8_t padding[16];
 };
 static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
 

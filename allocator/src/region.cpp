@@ -127,11 +127,13 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
   }
   const size_t region = size_t{1} << region_shift;
   // Each node's part of the reservation: ample address space (it costs nothing while
-  // PROT_NONE); -Xmx is enforced on bytes in use, not on address space.
+  // PROT_NONE); -Xmx is enforced on bytes in use, not on address space. A large or huge
+  // block is charged its size but may occupy up to twice that in slices or regions, so a
+  // node's part holds twice -Xmx.
   uint64_t per_node = nodes <= 16 ? (uint64_t{64} << 30) : (uint64_t{1} << 40) / static_cast<uint64_t>(nodes);
   if (max_heap) {
     uint64_t rounded = (max_heap + region - 1) / region * region;
-    if (rounded > per_node) per_node = rounded;
+    if (2 * rounded + region > per_node) per_node = 2 * rounded + region;
   }
   void* base = nullptr;
   Page* pages = nullptr;
@@ -218,6 +220,10 @@ bool charge_in_use(uint64_t bytes) {
     }
   } while (!g_space.in_use.compare_exchange_weak(current, current + bytes, std::memory_order_relaxed));
   return true;
+}
+
+void charge_node(int node, uint64_t bytes) {
+  g_space.nodes[node].stats.in_use_bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
 void uncharge_in_use(int node, uint64_t bytes) {

@@ -99,10 +99,17 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
 uint32_t region_commit_initial(uint64_t bytes);
 
 // ---- Limit and placement ----
+/// What -Xmx charges: small and medium pages are charged whole (their blocks are size-class
+/// rounded), large and huge blocks the requested size rounded up to the charge grain (the OS
+/// page, what can become resident), never the run of slices or regions holding them.
+inline constexpr uint64_t kChargeGrain = 4096;
+inline uint64_t block_charge(uint64_t size) { return (size + kChargeGrain - 1) & ~(kChargeGrain - 1); }
 /// Charges `bytes` against -Xmx. False (and tls_limit_refused set) when the limit would be
 /// exceeded.
 bool charge_in_use(uint64_t bytes);
 extern CMH_TLS bool tls_limit_refused;
+/// The per-node share of a charge (choose_node's view), once its node is known.
+void charge_node(int node, uint64_t bytes);
 void uncharge_in_use(int node, uint64_t bytes);
 /// The node to place `bytes` on for a heap on `preferred`: itself, or the nearest node that
 /// has not used up its -Xmx share.
