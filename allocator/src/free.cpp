@@ -201,7 +201,7 @@ int node_of(const void* p) {
   if (!g_space.numa_on || !is_ours(p)) return -1;
   const RegionInfo& info = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift];
   if (info.state == kRegionUnused) return -1;
-  return g_space.layout.node_id[info.node];
+  return g_space.layout->node_id[info.node];
 }
 
 void* heap_realloc(void* p, size_t size) {

@@ -62,7 +62,7 @@ bool find_slices(Heap* heap, int node, size_t count, uint32_t* region, int* slic
   if (acquire_region_for(heap, node, count, region, slice)) return true;
   if (find_in_heap_regions(heap, -1, count, region, slice)) return true;
   for (int i = 0; i < g_space.node_count - 1; ++i) {
-    if (acquire_region_for(heap, g_space.layout.fallback[node][i], count, region, slice)) return true;
+    if (acquire_region_for(heap, g_space.layout->fallback[node][i], count, region, slice)) return true;
   }
   return false;
 }
@@ -117,9 +117,10 @@ Page* page_fresh(Heap* heap, uint8_t kind, size_t slices, uint64_t charge) {
 void page_extend(Page* page) {
   const size_t bs = page->block_size;
   size_t n = page->reserved - page->capacity;
-  // 4 KiB at a time, but at least 16 blocks: the blocks in rotation bound how often a
-  // malloc/free loop needs the slow path.
-  const size_t grain = kExtendBytes / bs > kMinExtendBlocks ? kExtendBytes / bs : kMinExtendBlocks;
+  // One OS page at a time (at least one block): threading writes a link into every block,
+  // so a larger grain would touch (make resident) pages nobody asked for. Only fresh
+  // memory is threaded this way; freed blocks come back through the free lists.
+  const size_t grain = kExtendBytes / bs > 1 ? kExtendBytes / bs : 1;
   if (n > grain) n = grain;
   char* first = reinterpret_cast<char*>(page_start(page)) + size_t{page->capacity} * bs;
   for (size_t i = 0; i + 1 < n; ++i) reinterpret_cast<Block*>(first + i * bs)->next = reinterpret_cast<Block*>(first + (i + 1) * bs);
@@ -243,7 +244,7 @@ void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
   if (!charge_in_use(charge)) return nullptr;
   uint32_t r = huge_acquire(node, count, is_zero);
   for (int i = 0; r == UINT32_MAX && i < g_space.node_count - 1; ++i) {
-    node = g_space.layout.fallback[preferred][i];
+    node = g_space.layout->fallback[preferred][i];
     r = huge_acquire(node, count, is_zero);
   }
   if (r == UINT32_MAX) {

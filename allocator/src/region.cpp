@@ -69,9 +69,9 @@ bool commit_region(uint32_t r) {
   info.node = static_cast<uint8_t>(node_of_region(r));
   if (g_space.numa_on) {
     const int logical = node_of_region(r);
-    if (g_space.layout.real_bind[logical]) {
+    if (g_space.layout->real_bind[logical]) {
       a.stats.bind_calls.fetch_add(1, std::memory_order_relaxed);
-      if (prim::bind_to_node(addr, g_space.region_size, g_space.layout.node_id[logical]) != 0)
+      if (prim::bind_to_node(addr, g_space.region_size, g_space.layout->node_id[logical]) != 0)
         a.stats.bind_failures.fetch_add(1, std::memory_order_relaxed);
     } else {
       a.stats.simulated_binds.fetch_add(1, std::memory_order_relaxed);
@@ -116,6 +116,7 @@ uint64_t purge_free_dirty(uint32_t r) {
 
 bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_ms, const NodeLayout& layout,
                        bool numa_on) {
+  g_space.layout = &layout;
   const int nodes = layout.count;
   if (region_shift == 0) {
     region_shift = kDefaultRegionShift;
@@ -170,7 +171,6 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
   g_space.heap_limit = max_heap;
   g_space.node_budget = max_heap ? (max_heap + static_cast<uint64_t>(nodes) - 1) / static_cast<uint64_t>(nodes) : 0;
   g_space.decay_ns = decay_ms * 1000000;
-  g_space.layout = layout;
   g_space.numa_on = numa_on;
   for (int n = 0; n < nodes; ++n) {
     NodeArena& a = g_space.nodes[n];
@@ -238,7 +238,7 @@ int choose_node(int preferred, uint64_t bytes) {
   };
   if (fits(preferred)) return preferred;
   for (int i = 0; i < g_space.node_count - 1; ++i) {
-    int other = g_space.layout.fallback[preferred][i];
+    int other = g_space.layout->fallback[preferred][i];
     if (fits(other)) return other;
   }
   return preferred;

@@ -73,7 +73,7 @@ struct RegionSpace {
   std::atomic<uint64_t> in_use{0};
   std::atomic<uint64_t> bytes_purged{0};
   int64_t decay_ns = 0;
-  NodeLayout layout;
+  const NodeLayout* layout = nullptr;  // init.cpp's (not a copy: fewer pages touched at start-up)
   bool numa_on = false;
 };
 extern RegionSpace g_space;
@@ -90,7 +90,8 @@ inline uintptr_t region_address(uint32_t region) { return g_hot.base + (uintptr_
 inline size_t region_first_slice(uint32_t region) { return size_t{region} << (g_space.region_shift - kSliceShift); }
 inline bool is_ours(const void* p) { return reinterpret_cast<uintptr_t>(p) - g_hot.base < g_hot.size; }
 
-/// Sets up the reservation from the options and layout. Returns false (after a message)
+/// Sets up the reservation from the options and layout (kept by reference: static storage).
+/// Returns false (after a message)
 /// when no address space could be reserved at all.
 bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_ms, const NodeLayout& layout,
                        bool numa_on);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // -Xmx means what it says for every block size. Each case is a fresh process under
-// -Xmx64m that allocates blocks of one size until malloc fails, keeping them all:
+// -Xmx32m (regions of 2 MiB) that allocates blocks of one size until malloc fails, keeping them all:
 //  - every size just above a size-class boundary (17 B ... 64 KiB + 1): the blocks fill at
 //    least 90 % of -Xmx counted in their usable size (the class granularity the README
 //    documents), and more than half of it counted in requested bytes;
 //  - every size just above a slice or region boundary (64 KiB + 1, 128 KiB + 1, 1 MiB + 1,
 //    half a region + 1, a region + 1): large and huge blocks are charged their requested
 //    size, so they fill at least 90 % of -Xmx in requested bytes (before this, blocks of
-//    64 KiB + 1 or 2 MiB + 1 got half of it);
+//    64 KiB + 1 or just above half a region got half of it);
 //  - never more than -Xmx.
 // malloc(SIZE_MAX) fails quietly: no out-of-memory line (that line is for the heap limit).
 #include <cmh/alloc.h>
@@ -24,7 +24,7 @@
 
 namespace {
 
-constexpr uint64_t kLimit = 64u << 20;
+constexpr uint64_t kLimit = 32u << 20;
 
 // Child: blocks of `size` until malloc fails (none freed, no other allocation in between).
 // Prints "<blocks> <usable size of one block>".
@@ -64,7 +64,7 @@ struct Case {
 
 void check_case(const Case& c, size_t region) {
   auto child = cmh_test::run_child({cmh_test::self_path(), "fill", std::to_string(c.size)},
-                                   {"CMH_ALLOC=-Xmx64m -XX:RegionSize=" + std::to_string(region >> 20) + "m"});
+                                   {"CMH_ALLOC=-Xmx32m -XX:RegionSize=" + std::to_string(region >> 20) + "m"});
   unsigned long long blocks = 0;
   size_t usable = 0;
   const bool parsed = std::sscanf(child.out.c_str(), "%llu %zu", &blocks, &usable) == 2;
@@ -79,7 +79,7 @@ void check_case(const Case& c, size_t region) {
   const double limit = static_cast<double>(kLimit);
   const double share = (c.charged_exactly ? requested : held) / limit;
   if (share < 0.9 || requested <= limit / 2 || requested > limit) {
-    std::fprintf(stderr, "size %zu: %llu blocks (usable %zu): %.1f %% of -Xmx64m requested, %.1f %% usable\n", c.size,
+    std::fprintf(stderr, "size %zu: %llu blocks (usable %zu): %.1f %% of -Xmx32m requested, %.1f %% usable\n", c.size,
                  blocks, usable, 100 * requested / limit, 100 * held / limit);
   }
   CHECK(share >= 0.9);
@@ -87,7 +87,7 @@ void check_case(const Case& c, size_t region) {
   CHECK(requested <= limit);
   // Exactly one line, and it names the heap limit.
   CHECK_EQ(cmh_test::count_lines(child.err, "\n"), 1);
-  CHECK_EQ(child.err.rfind("cmh-alloc: heap limit reached (-Xmx64m): cannot allocate ", 0), 0u);
+  CHECK_EQ(child.err.rfind("cmh-alloc: heap limit reached (-Xmx32m): cannot allocate ", 0), 0u);
 }
 
 }  // namespace
@@ -97,13 +97,14 @@ int main(int argc, char** argv) {
   if (which == "fill" && argc > 2) return fill(std::stoull(argv[2]));
   if (which == "size-max") return quiet_size_max();
 
-  auto quiet = cmh_test::run_child({cmh_test::self_path(), "size-max"}, {"CMH_ALLOC=-Xmx64m"});
+  auto quiet = cmh_test::run_child({cmh_test::self_path(), "size-max"}, {"CMH_ALLOC=-Xmx32m"});
   CHECK_EQ(quiet.code(), 0);
   if (!quiet.err.empty()) std::fprintf(stderr, "malloc(SIZE_MAX) printed: %s", quiet.err.c_str());
   CHECK(quiet.err.empty());
 
-  // Region size 4 MiB (the default): huge blocks start above 2 MiB.
-  const size_t region = size_t{4} << 20;
+  // 2 MiB regions: huge blocks start above 1 MiB, and a block of a region + 1 still fits
+  // 15 times (a whole number of blocks can hold 90 % of -Xmx).
+  const size_t region = size_t{2} << 20;
   std::vector<Case> cases;
   // Just above every size class (16-byte steps to 128 B, then four per power of two).
   for (size_t base = 16; base < 64 * 1024;) {
