@@ -59,9 +59,10 @@ void remote_free(Page* page, Block* block) {
   uintptr_t state;
   for (;;) {
     state = tf & kStateMask;
-    block->next = reinterpret_cast<Block*>(tf & ~kStateMask);
+    block->next = thread_free_list(tf);
     const uintptr_t next_state = state == kFull ? kNotifying : state;
-    if (page->thread_free.compare_exchange_weak(tf, reinterpret_cast<uintptr_t>(block) | next_state,
+    const uintptr_t count = (tf & ~(kThreadFreeOne - 1)) + kThreadFreeOne;
+    if (page->thread_free.compare_exchange_weak(tf, count | reinterpret_cast<uintptr_t>(block) | next_state,
                                                 std::memory_order_release, std::memory_order_relaxed))
       break;
   }

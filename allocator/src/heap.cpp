@@ -359,15 +359,16 @@ void page_collect(Page* page, Episode& episode, bool merge_local) {
     while (!page->thread_free.compare_exchange_weak(tf, tf & kStateMask, std::memory_order_acquire,
                                                     std::memory_order_relaxed)) {
     }
-    Block* list = reinterpret_cast<Block*>(tf & ~kStateMask);
+    Block* list = thread_free_list(tf);
     if (list) {
       episode.note(kGcDrain);
-      uint32_t n = 1;
-      Block* tail = list;
-      while (tail->next) tail = tail->next, ++n;
-      tail->next = page->free;
+      if (page->free) {
+        Block* tail = list;  // rare: collecting a page that still has free blocks
+        while (tail->next) tail = tail->next;
+        tail->next = page->free;
+      }
       page->free = list;
-      page->used -= n;
+      page->used -= thread_free_count(tf);
     }
   }
   if (page->local_free && (merge_local || !page->free)) {

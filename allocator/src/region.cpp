@@ -153,6 +153,11 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
     message("cmh-alloc: cannot reserve address space for the heap; allocations will fail\n");
     return false;
   }
+  // Pointers to blocks share a word with a count in its high 16 bits (page.hpp).
+  if (reinterpret_cast<uintptr_t>(base) + per_node * static_cast<uint64_t>(nodes) > kThreadFreeOne) {
+    message("cmh-alloc: the heap's address space lies above 2^48; allocations will fail\n");
+    return false;
+  }
   regions_per_node = static_cast<uint32_t>(per_node / region);
   const uint32_t region_count = regions_per_node * static_cast<uint32_t>(nodes);
   auto* infos = static_cast<RegionInfo*>(prim::map_zeroed(size_t{region_count} * sizeof(RegionInfo)));
