@@ -285,12 +285,33 @@ void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
   return alloc_huge(heap, size, is_zero);
 }
 
+// Any tally at kTallyCheck: the fast path sent this call here to run the periodic work.
+bool tally_due(const Heap* heap) {
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  for (int n = 0; n < nodes; ++n)
+    if (__atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >= kTallyCheck) return true;
+  return false;
+}
+
+// Allocations since the last look at the maintenance clock, fast path included, so that
+// the periodic work runs every 256 allocations however they divide into slow-path calls.
+bool maintenance_check_due(Heap* heap) {
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  uint64_t count = 0;
+  for (int n = 0; n < nodes; ++n) count += __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >> kTallyShift;
+  heap->allocs_since_check += count + 1;
+  if (heap->allocs_since_check < (kTallyCheck >> kTallyShift)) return false;
+  heap->allocs_since_check = 0;
+  return true;
+}
+
 void heap_slow_tick(Heap* heap, Episode& episode) {
+  const bool due = maintenance_check_due(heap);
   fold_tally(heap);
   ++heap->slow_calls;
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
-  if ((heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
+  if (due || (heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
 }
 
 }  // namespace
@@ -503,7 +524,8 @@ namespace {
 // Slow-path calls that need no periodic work may skip it; every 256th call, and any call
 // with remote notifications pending, takes the full path (heap_slow_tick) instead.
 CMH_INLINE bool take_quick_path(Heap* heap) {
-  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed)) return false;
+  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed) || tally_due(heap))
+    return false;
   ++heap->slow_calls;
   return true;
 }
@@ -516,7 +538,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
     // notifications take the full path, which runs the periodic work.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
-    Block* block = page ? page->free : nullptr;
+    Block* block = page && !tally_due(heap) ? page->free : nullptr;
     if (!block && page && page->local_free && take_quick_path(heap)) {
       fold_tally(heap);
       block = page->local_free;
