@@ -62,7 +62,7 @@ CMH_EXPORT size_t cmh_alloc_node_allocations(cmh_alloc_node_alloc_t* rows, size_
   const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
   for (int n = 0; rows && n < nodes && static_cast<size_t>(n) < capacity; ++n) {
     const NodeTotals t = node_totals(n);
-    rows[n].node_id = g_space.layout.node_id[n];
+    rows[n].node_id = g_space.layout->node_id[n];
     rows[n].alloc_bytes = t.bytes;
     rows[n].alloc_count = t.count;
     rows[n].local_bytes = t.local_bytes;

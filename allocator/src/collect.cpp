@@ -52,13 +52,14 @@ void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
       page = next;
     }
   }
+  const bool cache_ages = mode == CollectMode::kLight || mode == CollectMode::kMaintain;
   for (Page* page = heap->large_cache.first; page;) {
     Page* next = page->next;
-    if (mode != CollectMode::kLight || page->stamp + 2 <= heap->maintenance_epoch) page_try_retire(heap, page, episode);
+    if (!cache_ages || page->stamp + 2 <= heap->maintenance_epoch) page_try_retire(heap, page, episode);
     page = next;
   }
   const uint64_t now = episode.now();
-  const bool keep_one = mode == CollectMode::kLight;
+  const bool keep_one = mode == CollectMode::kLight || mode == CollectMode::kMaintain;
   const size_t before = heap->avail_count;
   release_empty_regions(heap, keep_one, now);
   if (heap->avail_count != before) episode.note(kGcRetire);
@@ -75,18 +76,22 @@ void heap_maintain(Heap* heap, Episode& episode) {
   const uint64_t decay = static_cast<uint64_t>(g_space.decay_ns);
   const uint64_t period = decay / 2 > 10000000 ? decay / 2 : 10000000;
   heap->next_maintenance = now + period;
+  // A thread back after at least the decay time without maintenance (it was idle, or only
+  // freed): what its collection finds free was freed while it was away, so all of it goes
+  // back to the OS now rather than one more decay time later.
+  const bool was_away = heap->last_maintenance != 0 && now - heap->last_maintenance >= decay;
+  heap->last_maintenance = now;
   ++heap->maintenance_epoch;
-  // Large blocks cached for reuse go back after one to two periods.
-  for (Page* page = heap->large_cache.last; page;) {
-    Page* prev = page->prev;
-    if (page->stamp + 2 <= heap->maintenance_epoch) page_try_retire(heap, page, episode);
-    page = prev;
-  }
+  // Frees other threads made into this heap's pages, and pages that emptied, come back
+  // here even if this thread never runs out of blocks again (a producer whose consumer
+  // freed everything); large blocks cached for reuse go back after one to two periods.
+  // The only page of a class stays (a malloc/free loop reuses it) unless the thread was away.
+  heap_collect(heap, was_away ? CollectMode::kMaintain : CollectMode::kLight, episode);
   for (uint32_t list : {heap->regions_avail, heap->regions_full}) {
-    for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, false));
+    for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, was_away));
   }
   release_empty_regions(heap, true, now);
-  episode.purged(node_pools_purge(now, false));
+  episode.purged(node_pools_purge(now, was_away));
   collect_pooled(now, false, episode);
 }
 

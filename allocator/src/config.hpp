@@ -47,10 +47,9 @@ inline constexpr size_t kClassCount = 44;          // 16 B .. 64 KiB
 inline constexpr size_t kMaxNodes = 64;  // node ids 0..63
 inline constexpr size_t kMaxCpus = 1024;
 
-// Free-list extension grain: a fresh page is threaded 4 KiB at a time so that untouched
-// memory stays untouched (RSS) and the slow path runs at bounded intervals.
+// Free-list extension grain: a fresh page is threaded 4 KiB (or one block) at a time so
+// that untouched memory stays untouched (RSS) and the slow path runs at bounded intervals.
 inline constexpr size_t kExtendBytes = 4096;
-inline constexpr size_t kMinExtendBlocks = 16;
 
 inline constexpr int64_t kDefaultDecayMs = 1000;
 

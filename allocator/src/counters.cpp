@@ -187,7 +187,7 @@ bool stats_fill(cmh_alloc_stats_t* stats) {
   for (int n = 0; n < g_space.node_count; ++n) {
     const NodeStats& s = g_space.nodes[n].stats;
     cmh_alloc_node_stats_t& row = stats->nodes[n];
-    row.node_id = g_space.layout.node_id[n];
+    row.node_id = g_space.layout->node_id[n];
 #define CMH_ALLOC_COPY_(name, description) row.name = load(s.name);
     CMH_ALLOC_NODE_STATS_FIELDS(CMH_ALLOC_COPY_)
 #undef CMH_ALLOC_COPY_

@@ -10,14 +10,17 @@
 
 namespace cmh::allocator {
 
-/// pre: size <= kDirectMax. A block from the direct page of `size`, counted; or nullptr.
+/// pre: size <= kDirectMax. A block from the direct page of `size`, counted; or nullptr
+/// (no free block, or the periodic slow path is due: kTallyCheck).
 CMH_INLINE void* pop_direct(Heap* heap, size_t size) {
   Page* page = heap->direct[(size + 15) >> 4];
   Block* block = page->free;
-  if (CMH_UNLIKELY(block == nullptr)) return nullptr;
+  uint64_t* tally = &heap->tally[page->node];
+  const uint64_t t = __atomic_load_n(tally, __ATOMIC_RELAXED);
+  if (CMH_UNLIKELY(block == nullptr || t >= kTallyCheck)) return nullptr;
   page->free = block->next;
   page->used++;
-  tally_add(heap, page, size);
+  __atomic_store_n(tally, t + size + kTallyOne, __ATOMIC_RELAXED);
   if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
   return block;
 }

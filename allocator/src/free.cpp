@@ -44,7 +44,8 @@ void free_huge(Page* page) {
     interior.kind = kPageFree;
     interior.slice_offset = 0;
   }
-  const uint64_t bytes = page->block_size;
+  const uint64_t bytes = page->charged;
+  page->charged = 0;
   page->kind = kPageFree;
   page->used = 0;
   page->stamp = 0;
@@ -58,9 +59,10 @@ void remote_free(Page* page, Block* block) {
   uintptr_t state;
   for (;;) {
     state = tf & kStateMask;
-    block->next = reinterpret_cast<Block*>(tf & ~kStateMask);
+    block->next = thread_free_list(tf);
     const uintptr_t next_state = state == kFull ? kNotifying : state;
-    if (page->thread_free.compare_exchange_weak(tf, reinterpret_cast<uintptr_t>(block) | next_state,
+    const uintptr_t count = (tf & ~(kThreadFreeOne - 1)) + kThreadFreeOne;
+    if (page->thread_free.compare_exchange_weak(tf, count | reinterpret_cast<uintptr_t>(block) | next_state,
                                                 std::memory_order_release, std::memory_order_relaxed))
       break;
   }
@@ -108,6 +110,16 @@ void local_free(Heap* heap, Page* page, Block* block) {
   }
 }
 
+// A block kept in place for a larger `size`: its -Xmx charge follows (false when refused).
+bool charge_growth(Page* page, size_t size) {
+  const uint64_t charge = block_charge(size);
+  if (charge <= page->charged) return true;
+  if (!charge_in_use(charge - page->charged)) return false;
+  charge_node(page->node, charge - page->charged);
+  page->charged = charge;
+  return true;
+}
+
 bool grow_large_in_place(Heap* heap, Page* page, size_t size) {
   const size_t new_slices = (size + kSliceSize - 1) / kSliceSize;
   if (size > g_space.region_size / 2 || new_slices <= page->slice_count) return false;
@@ -119,8 +131,7 @@ bool grow_large_in_place(Heap* heap, Page* page, size_t size) {
   const RegionInfo& info = g_space.regions[r];
   for (size_t i = first; i < first + extra; ++i)
     if ((info.used[i / 64] >> (i % 64)) & 1) return false;
-  if (!charge_in_use(extra * kSliceSize)) return false;
-  g_space.nodes[info.node].stats.in_use_bytes.fetch_add(extra * kSliceSize, std::memory_order_relaxed);
+  if (!charge_growth(page, size)) return false;
   region_take_slices(r, first, extra);
   if (info.used_slices == g_space.slices_per_region) {
     region_list_remove(heap, r);
@@ -191,7 +202,7 @@ int node_of(const void* p) {
   if (!g_space.numa_on || !is_ours(p)) return -1;
   const RegionInfo& info = g_space.regions[(reinterpret_cast<uintptr_t>(p) - g_hot.base) >> g_space.region_shift];
   if (info.state == kRegionUnused) return -1;
-  return g_space.layout.node_id[info.node];
+  return g_space.layout->node_id[info.node];
 }
 
 void* heap_realloc(void* p, size_t size) {
@@ -218,7 +229,7 @@ void* heap_realloc(void* p, size_t size) {
         if (size <= usable && size >= usable / 2) return p;
         break;
       case kPageLarge:
-        if (size <= usable && size > kMediumMax) return p;
+        if (size <= usable && size > kMediumMax && charge_growth(page, size)) return p;
         if (size > usable && !(page->flags & kHasAligned) && page->heap.load(std::memory_order_relaxed) == heap &&
             grow_large_in_place(heap, page, size)) {
           count_slow(heap, size - usable, p);
@@ -226,7 +237,7 @@ void* heap_realloc(void* p, size_t size) {
         }
         break;
       case kPageHuge:
-        if (size <= usable && size >= usable / 2) return p;
+        if (size <= usable && size >= usable / 2 && charge_growth(page, size)) return p;
         break;
       default: break;
     }

@@ -62,24 +62,24 @@ bool find_slices(Heap* heap, int node, size_t count, uint32_t* region, int* slic
   if (acquire_region_for(heap, node, count, region, slice)) return true;
   if (find_in_heap_regions(heap, -1, count, region, slice)) return true;
   for (int i = 0; i < g_space.node_count - 1; ++i) {
-    if (acquire_region_for(heap, g_space.layout.fallback[node][i], count, region, slice)) return true;
+    if (acquire_region_for(heap, g_space.layout->fallback[node][i], count, region, slice)) return true;
   }
   return false;
 }
 
-Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
-  const uint64_t bytes = slices * kSliceSize;
+// A page of `slices` slices charged `charge` bytes against -Xmx.
+Page* page_fresh(Heap* heap, uint8_t kind, size_t slices, uint64_t charge) {
   const int preferred = current_node(heap);
-  const int node = choose_node(preferred, bytes);
-  if (!charge_in_use(bytes)) return nullptr;
+  const int node = choose_node(preferred, charge);
+  if (!charge_in_use(charge)) return nullptr;
   uint32_t r = 0;
   int first = 0;
   if (!find_slices(heap, node, slices, &r, &first)) {
-    g_space.in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    g_space.in_use.fetch_sub(charge, std::memory_order_relaxed);
     return nullptr;
   }
   RegionInfo& info = g_space.regions[r];
-  record_placement(preferred, info.node, bytes);
+  record_placement(preferred, info.node, charge);
   const bool zero = region_take_slices(r, static_cast<size_t>(first), slices);
   if (info.used_slices == g_space.slices_per_region) {
     region_list_remove(heap, r);
@@ -103,6 +103,7 @@ Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
   page->thread_free.store(kNormal, std::memory_order_relaxed);
   page->slice_offset = 0;
   page->slice_count = static_cast<uint32_t>(slices);
+  page->charged = charge;
   page->capacity = 0;
   page->next = page->prev = page->notify_next = nullptr;
   page->notify_pending = 0;
@@ -116,9 +117,10 @@ Page* page_fresh(Heap* heap, uint8_t kind, size_t slices) {
 void page_extend(Page* page) {
   const size_t bs = page->block_size;
   size_t n = page->reserved - page->capacity;
-  // 4 KiB at a time, but at least 16 blocks: the blocks in rotation bound how often a
-  // malloc/free loop needs the slow path.
-  const size_t grain = kExtendBytes / bs > kMinExtendBlocks ? kExtendBytes / bs : kMinExtendBlocks;
+  // One OS page at a time (at least one block): threading writes a link into every block,
+  // so a larger grain would touch (make resident) pages nobody asked for. Only fresh
+  // memory is threaded this way; freed blocks come back through the free lists.
+  const size_t grain = kExtendBytes / bs > 1 ? kExtendBytes / bs : 1;
   if (n > grain) n = grain;
   char* first = reinterpret_cast<char*>(page_start(page)) + size_t{page->capacity} * bs;
   for (size_t i = 0; i + 1 < n; ++i) reinterpret_cast<Block*>(first + i * bs)->next = reinterpret_cast<Block*>(first + (i + 1) * bs);
@@ -132,7 +134,7 @@ void page_extend(Page* page) {
 
 Page* page_fresh_class(Heap* heap, size_t c) {
   const size_t slices = class_page_slices(c);
-  Page* page = page_fresh(heap, slices == 1 ? kPageSmall : kPageMedium, slices);
+  Page* page = page_fresh(heap, slices == 1 ? kPageSmall : kPageMedium, slices, slices * kSliceSize);
   if (!page) return nullptr;
   page->size_class = static_cast<uint8_t>(c);
   page->block_size = class_size(c);
@@ -192,11 +194,21 @@ void* large_hand_out(Page* page, bool* is_zero) {
   return reinterpret_cast<void*>(page_start(page));
 }
 
-/// A cached large page of exactly `slices` slices that nothing can still reach, taken out of
-/// the cache; or nullptr.
-Page* large_from_cache(Heap* heap, size_t slices) {
+/// A cached large page of exactly the slices `size` needs that nothing can still reach,
+/// charged for `size` and taken out of the cache; or nullptr (none, or -Xmx refused the
+/// charge: then *refused).
+Page* large_from_cache(Heap* heap, size_t size, bool* refused) {
+  const size_t slices = (size + kSliceSize - 1) / kSliceSize;
   for (Page* p = heap->large_cache.first; p; p = p->next) {
     if (p->slice_count == slices && page_can_retire(p)) {
+      // Cached pages are not charged (large_became_empty): charged again for this block.
+      const uint64_t charge = block_charge(size);
+      if (!charge_in_use(charge)) {
+        *refused = true;
+        return nullptr;
+      }
+      charge_node(p->node, charge);
+      p->charged = charge;
       queue_remove(&heap->large_cache, p);
       --heap->large_cached;
       p->is_zero = 0;
@@ -208,9 +220,11 @@ Page* large_from_cache(Heap* heap, size_t slices) {
 
 void* alloc_large(Heap* heap, size_t size, bool* is_zero) {
   const size_t slices = (size + kSliceSize - 1) / kSliceSize;
-  Page* page = large_from_cache(heap, slices);
+  bool refused = false;
+  Page* page = large_from_cache(heap, size, &refused);
+  if (refused) return nullptr;
   if (!page) {
-    page = page_fresh(heap, kPageLarge, slices);
+    page = page_fresh(heap, kPageLarge, slices, block_charge(size));
     if (!page) return nullptr;
     page->block_size = slices * kSliceSize;
     page->reserved = page->capacity = 1;
@@ -224,19 +238,20 @@ void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
   if (size > g_hot.size) return nullptr;
   const uint32_t count = static_cast<uint32_t>((size + region - 1) / region);
   const uint64_t bytes = uint64_t{count} * region;
+  const uint64_t charge = block_charge(size);
   const int preferred = current_node(heap);
-  int node = choose_node(preferred, bytes);
-  if (!charge_in_use(bytes)) return nullptr;
+  int node = choose_node(preferred, charge);
+  if (!charge_in_use(charge)) return nullptr;
   uint32_t r = huge_acquire(node, count, is_zero);
   for (int i = 0; r == UINT32_MAX && i < g_space.node_count - 1; ++i) {
-    node = g_space.layout.fallback[preferred][i];
+    node = g_space.layout->fallback[preferred][i];
     r = huge_acquire(node, count, is_zero);
   }
   if (r == UINT32_MAX) {
-    g_space.in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    g_space.in_use.fetch_sub(charge, std::memory_order_relaxed);
     return nullptr;
   }
-  record_placement(preferred, node, bytes);
+  record_placement(preferred, node, charge);
   Page* page = g_hot.pages + region_first_slice(r);
   page->free = page->local_free = nullptr;
   page->used = 1;
@@ -248,6 +263,7 @@ void* alloc_huge(Heap* heap, size_t size, bool* is_zero) {
   page->slice_offset = 0;
   page->slice_count = static_cast<uint32_t>(count * g_space.slices_per_region);
   page->reserved = page->capacity = 1;
+  page->charged = charge;
   page->thread_free.store(kNormal, std::memory_order_relaxed);
   page->stamp = 0;  // huge: slice index + 1 of an aligned interior descriptor, if any
   page->heap.store(nullptr, std::memory_order_release);
@@ -269,12 +285,33 @@ void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
   return alloc_huge(heap, size, is_zero);
 }
 
+// Any tally at kTallyCheck: the fast path sent this call here to run the periodic work.
+bool tally_due(const Heap* heap) {
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  for (int n = 0; n < nodes; ++n)
+    if (__atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >= kTallyCheck) return true;
+  return false;
+}
+
+// Allocations since the last look at the maintenance clock, fast path included, so that
+// the periodic work runs every 256 allocations however they divide into slow-path calls.
+bool maintenance_check_due(Heap* heap) {
+  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
+  uint64_t count = 0;
+  for (int n = 0; n < nodes; ++n) count += __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >> kTallyShift;
+  heap->allocs_since_check += count + 1;
+  if (heap->allocs_since_check < (kTallyCheck >> kTallyShift)) return false;
+  heap->allocs_since_check = 0;
+  return true;
+}
+
 void heap_slow_tick(Heap* heap, Episode& episode) {
+  const bool due = maintenance_check_due(heap);
   fold_tally(heap);
   ++heap->slow_calls;
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
-  if ((heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
+  if (due || (heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
 }
 
 }  // namespace
@@ -343,15 +380,16 @@ void page_collect(Page* page, Episode& episode, bool merge_local) {
     while (!page->thread_free.compare_exchange_weak(tf, tf & kStateMask, std::memory_order_acquire,
                                                     std::memory_order_relaxed)) {
     }
-    Block* list = reinterpret_cast<Block*>(tf & ~kStateMask);
+    Block* list = thread_free_list(tf);
     if (list) {
       episode.note(kGcDrain);
-      uint32_t n = 1;
-      Block* tail = list;
-      while (tail->next) tail = tail->next, ++n;
-      tail->next = page->free;
+      if (page->free) {
+        Block* tail = list;  // rare: collecting a page that still has free blocks
+        while (tail->next) tail = tail->next;
+        tail->next = page->free;
+      }
       page->free = list;
-      page->used -= n;
+      page->used -= thread_free_count(tf);
     }
   }
   if (page->local_free && (merge_local || !page->free)) {
@@ -410,7 +448,8 @@ bool page_try_retire(Heap* heap, Page* page, Episode& episode) {
   RegionInfo& info = g_space.regions[r];
   const bool was_full = info.list == kListFull;
   region_give_slices(r, slice - region_first_slice(r), count, episode.now());
-  uncharge_in_use(info.node, count * kSliceSize);
+  uncharge_in_use(info.node, page->charged);
+  page->charged = 0;
   heap->counters.pages_retired.store(heap->counters.pages_retired.load(std::memory_order_relaxed) + 1,
                                      std::memory_order_relaxed);
   if (was_full) {
@@ -453,6 +492,9 @@ void retiring_process(Heap* heap, Episode& episode, bool all) {
 void retiring_clear(Heap* heap) { heap->retiring_count = 0; }
 
 void large_became_empty(Heap* heap, Page* page, Episode& episode) {
+  // A cached block is free memory, like a page's free blocks: no longer charged.
+  uncharge_in_use(page->node, page->charged);
+  page->charged = 0;
   queue_push_front(&heap->large_cache, page);
   page->queue = kQueueLargeCache;
   page->stamp = heap->maintenance_epoch;
@@ -482,7 +524,8 @@ namespace {
 // Slow-path calls that need no periodic work may skip it; every 256th call, and any call
 // with remote notifications pending, takes the full path (heap_slow_tick) instead.
 CMH_INLINE bool take_quick_path(Heap* heap) {
-  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed)) return false;
+  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed) || tally_due(heap))
+    return false;
   ++heap->slow_calls;
   return true;
 }
@@ -495,7 +538,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
     // notifications take the full path, which runs the periodic work.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
-    Block* block = page ? page->free : nullptr;
+    Block* block = page && !tally_due(heap) ? page->free : nullptr;
     if (!block && page && page->local_free && take_quick_path(heap)) {
       fold_tally(heap);
       block = page->local_free;
@@ -512,7 +555,8 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   }
   if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first && take_quick_path(heap)) {
     // A large block freed a moment ago comes back without further slow-path work.
-    if (Page* page = large_from_cache(heap, (size + kSliceSize - 1) / kSliceSize)) {
+    bool refused = false;
+    if (Page* page = large_from_cache(heap, size, &refused)) {
       bool is_zero = false;
       void* p = large_hand_out(page, &is_zero);
       count_slow(heap, counted, p);
@@ -524,7 +568,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   heap_slow_tick(heap, episode);
   bool is_zero = false;
   void* p = alloc_block(heap, size, &is_zero, episode);
-  if (CMH_UNLIKELY(!p)) {
+  if (CMH_UNLIKELY(!p) && size <= g_hot.size) {
     // Out of memory: collect everything we can reach, then try once more.
     heap_collect(heap, CollectMode::kForce, episode);
     collect_pooled(episode.now(), true, episode);
@@ -535,6 +579,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       return out_of_memory(size);
     }
   }
+  if (CMH_UNLIKELY(!p)) return out_of_memory(size);  // larger than the whole heap: no collection helps
   count_slow(heap, counted, p);
   if (zero && !is_zero) memset(p, 0, size);
   return p;

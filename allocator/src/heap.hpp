@@ -27,6 +27,11 @@ enum HeapState : uint32_t { kHeapEmpty = 0, kHeapLive, kHeapPooled, kHeapBusy, k
 inline constexpr unsigned kTallyShift = 40;
 inline constexpr uint64_t kTallyOne = uint64_t{1} << kTallyShift;
 inline constexpr uint64_t kTallyBytes = kTallyOne - 1;
+// After this many fast-path allocations since the last fold, malloc takes the slow path
+// once (one compare on the fast path): a thread that only ever hits its free lists still
+// runs the periodic work (collecting other threads' frees, returning memory after the
+// decay time) at least every 256 allocations.
+inline constexpr uint64_t kTallyCheck = uint64_t{256} << kTallyShift;
 
 // Kinds of collection work, for the per-kind episode counters.
 enum GcKind : unsigned {
@@ -68,6 +73,8 @@ struct Heap {
   uint32_t avail_count = 0;
   uint32_t slow_calls = 0;
   uint64_t next_maintenance = 0;
+  uint64_t last_maintenance = 0;  // when heap_maintain last ran its work
+  uint64_t allocs_since_check = 0;  // allocations since heap_maintain last looked at the clock
   uint64_t maintenance_epoch = 0;
   Page* retiring[8] = {};
   uint32_t retiring_stamp[8] = {};

@@ -22,7 +22,8 @@ Topology g_topology;
 NodeLayout g_layout;
 NumaDecision g_decision;
 char g_options_text[256];
-std::atomic<bool> g_oom_reported{false};
+std::atomic<bool> g_oom_reported{false};   // the hook ran
+std::atomic<bool> g_limit_reported{false};  // the heap-limit line was printed
 std::atomic<cmh_alloc_oom_hook_t> g_oom_hook{nullptr};
 
 void run_init() {
@@ -96,23 +97,29 @@ void report_line(const char* line) { prim::write_stderr(line, strlen(line)); }
 void set_oom_hook(cmh_alloc_oom_hook_t hook) { g_oom_hook.store(hook, std::memory_order_release); }
 
 void* out_of_memory(size_t size) {
-  if (!g_oom_reported.exchange(true, std::memory_order_relaxed)) {
-    char line[256];
-    TextBuffer text(line, sizeof(line));
-    const uint64_t limit = g_space.heap_limit;
-    const bool heap_limit = limit && tls_limit_refused;
-    if (heap_limit) {
-      text.add("cmh-alloc: heap limit reached (-Xmx").add_size(limit).add("): cannot allocate ").add_uint(size)
-          .add(" bytes\n");
-    } else {
-      text.add("cmh-alloc: out of memory: cannot allocate ").add_uint(size)
-          .add(" bytes (the OS refused memory or the heap's address space is exhausted)\n");
-    }
-    report_line(line);
-    if (const cmh_alloc_oom_hook_t hook = g_oom_hook.load(std::memory_order_acquire)) hook(heap_limit ? 1 : 0, line);
-  }
+  const uint64_t limit = g_space.heap_limit;
+  const bool heap_limit = limit && tls_limit_refused;
   tls_limit_refused = false;
   errno = ENOMEM;
+  // A request larger than the whole reservation can never succeed: it is the caller's
+  // mistake (malloc(SIZE_MAX)), not a heap running out. NULL and ENOMEM, nothing else, as
+  // glibc, jemalloc and tcmalloc do.
+  if (size > g_hot.size) return nullptr;
+  char line[256];
+  TextBuffer text(line, sizeof(line));
+  if (heap_limit) {
+    text.add("cmh-alloc: heap limit reached (-Xmx").add_size(limit).add("): cannot allocate ").add_uint(size)
+        .add(" bytes\n");
+    // The heap limit is cmh's own policy, which no other allocator has: one line says why
+    // malloc failed (once per process). An OS refusal prints nothing, like other allocators.
+    if (!g_limit_reported.exchange(true, std::memory_order_relaxed)) report_line(line);
+  } else {
+    text.add("cmh-alloc: out of memory: cannot allocate ").add_uint(size)
+        .add(" bytes (the OS refused memory or the heap's address space is exhausted)\n");
+  }
+  if (!g_oom_reported.exchange(true, std::memory_order_relaxed)) {
+    if (const cmh_alloc_oom_hook_t hook = g_oom_hook.load(std::memory_order_acquire)) hook(heap_limit ? 1 : 0, line);
+  }
   return nullptr;
 }
 

@@ -83,10 +83,16 @@ size_t usable_size(const void* p);
 int node_of(const void* p);
 
 // ---- collect.cpp: collection episodes ----
-enum class CollectMode { kLight, kThreadExit, kForce };
+/// kLight keeps the only page of a class and one empty region (a thread starting up, the
+/// periodic work); kMaintain (the periodic work of a thread back from at least the decay
+/// time away) retires every empty page; kThreadExit likewise; kForce also purges all free
+/// memory at once.
+enum class CollectMode { kLight, kMaintain, kThreadExit, kForce };
 void heap_drain_notify(Heap* heap, Episode& episode);
 void heap_collect(Heap* heap, CollectMode mode, Episode& episode);
-/// Every 256 slow-path calls: decay work (purging, parked heaps) when it is due.
+/// Every 256 slow-path calls, and every 256 fast-path allocations (kTallyCheck): when the
+/// maintenance period (half the decay time, at least 10 ms) has passed, collects the heap
+/// (other threads' frees, empty pages retired) and purges what has been free for the decay time.
 void heap_maintain(Heap* heap, Episode& episode);
 /// cmh_alloc_collect().
 void collect_everything();

@@ -49,7 +49,7 @@ void numa_log_print(const char* when) {
   for (int n = 0; n < g_space.node_count; ++n) {
     const NodeTotals s = node_totals(n);
     TextBuffer t(line, sizeof(line) - 1);
-    t.add("[cmh-alloc][numa]   node ").add_int(g_space.layout.node_id[n]).add(": total ").add_uint(s.bytes)
+    t.add("[cmh-alloc][numa]   node ").add_int(g_space.layout->node_id[n]).add(": total ").add_uint(s.bytes)
         .add(" B (").add_uint(s.count).add(" allocations), local ").add_uint(s.local_bytes).add(" B (");
     add_percent(t, s.local_bytes, s.bytes).add("), remote ").add_uint(s.bytes - s.local_bytes).add(" B (");
     add_percent(t, s.bytes - s.local_bytes, s.bytes).add(')');

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 
 #include "config.hpp"
 
@@ -32,36 +33,48 @@ inline constexpr uint8_t kHasAligned = 2;  // holds an interior pointer from ali
 //              moves to kNotifying, tells the owner (heap notify list), then sets kNormal.
 //  kNotifying: that remote free is between its push and its notification.
 inline constexpr uintptr_t kNormal = 0, kFull = 1, kNotifying = 2, kStateMask = 3;
+// The high 16 bits count the blocks on the list (a page holds at most 4096), so that the
+// owner collects a whole list with one exchange and no walk over blocks another core just
+// wrote (the walk was half of a producer's time in a producer/consumer pipeline). Blocks
+// live below 2^48 (region_space_init checks the reservation).
+inline constexpr unsigned kThreadFreeCountShift = 48;
+inline constexpr uintptr_t kThreadFreeOne = uintptr_t{1} << kThreadFreeCountShift;
+inline constexpr uintptr_t kThreadFreeList = (kThreadFreeOne - 1) & ~kStateMask;
+inline Block* thread_free_list(uintptr_t tf) { return reinterpret_cast<Block*>(tf & kThreadFreeList); }
+inline uint32_t thread_free_count(uintptr_t tf) { return static_cast<uint32_t>(tf >> kThreadFreeCountShift); }
 
-struct Page {
-  // ---- hot: the malloc and free fast paths touch only these 32 bytes (and `node`, in
-  // the same cache line)
+struct alignas(64) Page {
+  // ---- cache line 0: written by the owner's malloc and free fast paths (and read by them)
   Block* free;                // blocks malloc pops
-  uint32_t used;              // blocks handed out and not yet back (locally or collected)
-  uint8_t flags;              // kInFull | kHasAligned
-  uint8_t kind;               // PageKind
-  uint8_t size_class;
-  uint8_t is_zero;            // made from clean slices: the memory reads as zero (large/huge)
-  std::atomic<Heap*> heap;    // owner; nullptr for huge blocks and free slices
   Block* local_free;          // owner's frees, moved to `free` on the slow path
-  // ---- slow path
-  std::atomic<uintptr_t> thread_free;  // other threads' frees | state bits
-  uint64_t block_size;
-  uint32_t slice_offset;      // interior descriptor: distance to the run's first slice
+  uint32_t used;              // blocks handed out and not yet back (locally or collected)
   uint32_t capacity;          // blocks threaded so far (the free list grows 4 KiB at a time)
   uint32_t reserved;          // blocks that fit in the page
   uint8_t node;               // logical node of its region: the malloc fast path counts per node
-  uint8_t spare[3];
+  uint8_t size_class;
+  uint8_t is_zero;            // made from clean slices: the memory reads as zero (large/huge)
+  uint8_t notify_pending;     // owner left kFull and found a remote notification under way
   Page* next;                 // queue links
   Page* prev;
-  Page* notify_next;          // link in the owner's notify list
   uint64_t stamp;             // large cache: maintenance epoch when cached
-  uint8_t notify_pending;     // owner left kFull and found a remote notification under way
+  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  // ---- cache line 1: what any free() reads (written by the owner only when the page
+  // changes hands or state) and the remote-free list. A remote free touches only this
+  // line, so the owner's mallocs on line 0 and another thread's frees do not share a line.
+  std::atomic<Heap*> heap;    // owner; nullptr for huge blocks and free slices
+  uint8_t flags;              // kInFull | kHasAligned: any bit set sends free() to the generic path
+  uint8_t kind;               // PageKind
   uint8_t queue;              // which heap queue holds it (kQueueNone, kQueueClass, ...)
+  uint8_t spare;
+  uint32_t slice_offset;      // interior descriptor: distance to the run's first slice
+  std::atomic<uintptr_t> thread_free;  // other threads' frees | state bits
+  uint64_t block_size;
+  Page* notify_next;          // link in the owner's notify list
   uint32_t slice_count;
-  uint8_t padding[24];
+  uint8_t padding[20];
 };
 static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
+static_assert(offsetof(Page, heap) == 64, "the fields every free() reads start the second cache line");
 
 inline constexpr uint8_t kQueueNone = 0, kQueueClass = 1, kQueueFull = 2, kQueueLargeCache = 3;
 

@@ -4,6 +4,7 @@
 // would be needed; everything restores errno so that malloc never disturbs it.
 #include "prim.hpp"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mempolicy.h>
@@ -228,6 +229,11 @@ const char* get_env(const char* name) {
   }
   close(fd);
   return found;
+}
+
+void* find_symbol(const char* name) {
+  ErrnoGuard guard;
+  return dlsym(RTLD_DEFAULT, name);
 }
 
 uint64_t monotonic_ns() {

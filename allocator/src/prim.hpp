@@ -49,6 +49,10 @@ bool path_exists(const char* path);
 /// (falls back to /proc/self/environ, copied into static storage).
 const char* get_env(const char* name);
 
+/// Address of a function exported by a library already loaded in the process (dlsym
+/// RTLD_DEFAULT), or nullptr.
+void* find_symbol(const char* name);
+
 // ---- Time, output, process ----
 uint64_t monotonic_ns();
 void write_stderr(const char* text, size_t length);

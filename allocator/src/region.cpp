@@ -69,9 +69,9 @@ bool commit_region(uint32_t r) {
   info.node = static_cast<uint8_t>(node_of_region(r));
   if (g_space.numa_on) {
     const int logical = node_of_region(r);
-    if (g_space.layout.real_bind[logical]) {
+    if (g_space.layout->real_bind[logical]) {
       a.stats.bind_calls.fetch_add(1, std::memory_order_relaxed);
-      if (prim::bind_to_node(addr, g_space.region_size, g_space.layout.node_id[logical]) != 0)
+      if (prim::bind_to_node(addr, g_space.region_size, g_space.layout->node_id[logical]) != 0)
         a.stats.bind_failures.fetch_add(1, std::memory_order_relaxed);
     } else {
       a.stats.simulated_binds.fetch_add(1, std::memory_order_relaxed);
@@ -116,6 +116,7 @@ uint64_t purge_free_dirty(uint32_t r) {
 
 bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_ms, const NodeLayout& layout,
                        bool numa_on) {
+  g_space.layout = &layout;
   const int nodes = layout.count;
   if (region_shift == 0) {
     region_shift = kDefaultRegionShift;
@@ -127,11 +128,13 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
   }
   const size_t region = size_t{1} << region_shift;
   // Each node's part of the reservation: ample address space (it costs nothing while
-  // PROT_NONE); -Xmx is enforced on bytes in use, not on address space.
+  // PROT_NONE); -Xmx is enforced on bytes in use, not on address space. A large or huge
+  // block is charged its size but may occupy up to twice that in slices or regions, so a
+  // node's part holds twice -Xmx.
   uint64_t per_node = nodes <= 16 ? (uint64_t{64} << 30) : (uint64_t{1} << 40) / static_cast<uint64_t>(nodes);
   if (max_heap) {
     uint64_t rounded = (max_heap + region - 1) / region * region;
-    if (rounded > per_node) per_node = rounded;
+    if (2 * rounded + region > per_node) per_node = 2 * rounded + region;
   }
   void* base = nullptr;
   Page* pages = nullptr;
@@ -148,6 +151,11 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
   }
   if (!base || !pages) {
     message("cmh-alloc: cannot reserve address space for the heap; allocations will fail\n");
+    return false;
+  }
+  // Pointers to blocks share a word with a count in its high 16 bits (page.hpp).
+  if (reinterpret_cast<uintptr_t>(base) + per_node * static_cast<uint64_t>(nodes) > kThreadFreeOne) {
+    message("cmh-alloc: the heap's address space lies above 2^48; allocations will fail\n");
     return false;
   }
   regions_per_node = static_cast<uint32_t>(per_node / region);
@@ -168,7 +176,6 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
   g_space.heap_limit = max_heap;
   g_space.node_budget = max_heap ? (max_heap + static_cast<uint64_t>(nodes) - 1) / static_cast<uint64_t>(nodes) : 0;
   g_space.decay_ns = decay_ms * 1000000;
-  g_space.layout = layout;
   g_space.numa_on = numa_on;
   for (int n = 0; n < nodes; ++n) {
     NodeArena& a = g_space.nodes[n];
@@ -220,6 +227,10 @@ bool charge_in_use(uint64_t bytes) {
   return true;
 }
 
+void charge_node(int node, uint64_t bytes) {
+  g_space.nodes[node].stats.in_use_bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
 void uncharge_in_use(int node, uint64_t bytes) {
   g_space.in_use.fetch_sub(bytes, std::memory_order_relaxed);
   g_space.nodes[node].stats.in_use_bytes.fetch_sub(bytes, std::memory_order_relaxed);
@@ -232,7 +243,7 @@ int choose_node(int preferred, uint64_t bytes) {
   };
   if (fits(preferred)) return preferred;
   for (int i = 0; i < g_space.node_count - 1; ++i) {
-    int other = g_space.layout.fallback[preferred][i];
+    int other = g_space.layout->fallback[preferred][i];
     if (fits(other)) return other;
   }
   return preferred;

@@ -73,7 +73,7 @@ struct RegionSpace {
   std::atomic<uint64_t> in_use{0};
   std::atomic<uint64_t> bytes_purged{0};
   int64_t decay_ns = 0;
-  NodeLayout layout;
+  const NodeLayout* layout = nullptr;  // init.cpp's (not a copy: fewer pages touched at start-up)
   bool numa_on = false;
 };
 extern RegionSpace g_space;
@@ -90,7 +90,8 @@ inline uintptr_t region_address(uint32_t region) { return g_hot.base + (uintptr_
 inline size_t region_first_slice(uint32_t region) { return size_t{region} << (g_space.region_shift - kSliceShift); }
 inline bool is_ours(const void* p) { return reinterpret_cast<uintptr_t>(p) - g_hot.base < g_hot.size; }
 
-/// Sets up the reservation from the options and layout. Returns false (after a message)
+/// Sets up the reservation from the options and layout (kept by reference: static storage).
+/// Returns false (after a message)
 /// when no address space could be reserved at all.
 bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_ms, const NodeLayout& layout,
                        bool numa_on);
@@ -99,10 +100,17 @@ bool region_space_init(uint64_t max_heap, unsigned region_shift, int64_t decay_m
 uint32_t region_commit_initial(uint64_t bytes);
 
 // ---- Limit and placement ----
+/// What -Xmx charges: small and medium pages are charged whole (their blocks are size-class
+/// rounded), large and huge blocks the requested size rounded up to the charge grain (the OS
+/// page, what can become resident), never the run of slices or regions holding them.
+inline constexpr uint64_t kChargeGrain = 4096;
+inline uint64_t block_charge(uint64_t size) { return (size + kChargeGrain - 1) & ~(kChargeGrain - 1); }
 /// Charges `bytes` against -Xmx. False (and tls_limit_refused set) when the limit would be
 /// exceeded.
 bool charge_in_use(uint64_t bytes);
 extern CMH_TLS bool tls_limit_refused;
+/// The per-node share of a charge (choose_node's view), once its node is known.
+void charge_node(int node, uint64_t bytes);
 void uncharge_in_use(int node, uint64_t bytes);
 /// The node to place `bytes` on for a heap on `preferred`: itself, or the nearest node that
 /// has not used up its -Xmx share.

@@ -161,7 +161,7 @@ int current_node(Heap* heap) {
   if (!g_space.numa_on) return 0;
   int cpu = tls_test_cpu >= 0 ? tls_test_cpu : prim::current_cpu();
   if (cpu < 0 || cpu >= static_cast<int>(kMaxCpus)) cpu = 0;
-  const int node = g_space.layout.cpu_to_node[cpu];
+  const int node = g_space.layout->cpu_to_node[cpu];
   if (heap && heap != &g_bootstrap && heap->node != static_cast<uint32_t>(node)) {
     fold_tally(heap);  // what was counted so far was local to the old node
     heap->node = static_cast<uint32_t>(node);

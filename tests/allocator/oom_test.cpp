@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Out of memory under a small -Xmx, each case in a fresh process: malloc (large and small
 // blocks), calloc and realloc return NULL with ENOMEM, operator new throws std::bad_alloc,
-// nothrow new returns NULL, the allocator prints exactly one line saying the heap limit
-// was reached, and the heap is usable again once memory is freed.
+// nothrow new returns NULL, a new_handler runs, the allocator prints exactly one line saying
+// the heap limit was reached, and the heap is usable again once memory is freed.
 #include <cmh/alloc.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 
@@ -61,8 +62,21 @@ int other_functions() {
   return cmh_test::done("oom child");
 }
 
+std::vector<char*>* g_blocks = nullptr;
+int g_handler_calls = 0;
+
+// A new_handler that frees the blocks once, so that the retried allocation succeeds.
+void release_blocks() {
+  ++g_handler_calls;
+  for (char* p : *g_blocks) delete[] p;
+  g_blocks->clear();
+  std::set_new_handler(nullptr);
+}
+
 int new_throws() {
   std::vector<char*> blocks;
+  blocks.reserve(1000);
+  g_blocks = &blocks;
   bool threw = false;
   try {
     for (;;) blocks.push_back(new char[1 << 20]);
@@ -72,11 +86,20 @@ int new_throws() {
   CHECK(threw);
   CHECK(::operator new(1 << 20, std::nothrow) == nullptr);
   CHECK(::operator new(1 << 20, std::align_val_t(4096), std::nothrow) == nullptr);
-  for (char* p : blocks) delete[] p;
+  // The new_handler runs, frees memory, and the same new then succeeds.
+  std::set_new_handler(release_blocks);
   char* after = new char[1 << 20];
   CHECK(after != nullptr);
+  CHECK_EQ(g_handler_calls, 1);
   delete[] after;
   return cmh_test::done("oom child");
+}
+
+// Through LD_PRELOAD of libcmhalloc.so, which has no C++ runtime of its own: the same
+// failed new throws the program's std::bad_alloc and runs its new_handler.
+int new_throws_preloaded() {
+  CHECK(dlsym(RTLD_DEFAULT, "cmh_alloc_version") != nullptr);  // the preloaded allocator is in use
+  return new_throws();
 }
 
 void expect_one_line(const char* what) {
@@ -95,6 +118,7 @@ int main(int argc, char** argv) {
   if (which == "small") return fill_with(100);
   if (which == "others") return other_functions();
   if (which == "new") return new_throws();
+  if (which == "new-preloaded") return new_throws_preloaded();
   for (const char* what : {"large", "small", "others", "new"}) expect_one_line(what);
   return cmh_test::done("alloc:oom");
 }

@@ -81,7 +81,9 @@ CMH_ALLOC_DECL const char* cmh_alloc_options_string(void);
 CMH_ALLOC_DECL const char* cmh_alloc_options_help(void);
 
 /** Called once, the first time an allocation fails: heap_limit is 1 when -Xmx refused it,
-    0 when the OS did; line is the report the allocator also writes to stderr. It runs inside
+    0 when the OS did; line describes it (the allocator writes it to stderr only for the heap
+    limit). A request larger than the whole heap (malloc(SIZE_MAX)) is no failure of the heap
+    and calls nothing. It runs inside
     the failing allocation, on its thread: it must not allocate. cmh's fork worker uses it to
     tell the host, as a typed frame, that the fork ran out of memory. NULL removes the hook. */
 typedef void (*cmh_alloc_oom_hook_t)(int heap_limit, const char* line);
