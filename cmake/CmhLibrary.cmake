@@ -4,8 +4,10 @@
 # Defines a static library with cmh's warnings, and, when CMH_SANITIZER_TESTS is on,
 # a twin <name>_asan built with ASan+UBSan. CMH_LIBS are other cmh_library targets:
 # the plain library links the plain ones, the twin links their twins, so a sanitized
-# test never mixes in uninstrumented harness code.
+# test never mixes in uninstrumented harness code. With CMH_TSAN_TESTS (off by default,
+# not part of make test: see tests/CMakeLists.txt) there is also a <name>_tsan twin.
 set(CMH_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+set(CMH_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
 
 # Warnings are for cmh's own targets (PRIVATE) and only when cmh is the top-level
 # project (CMH_WARNINGS): a project embedding cmh sees no warnings from cmh's sources.
@@ -24,6 +26,9 @@ function(cmh_library name)
   if(CMH_SANITIZER_TESTS AND CMH_BUILD_TESTS)
     list(APPEND variants "${name}_asan")
   endif()
+  if(CMH_TSAN_TESTS AND CMH_BUILD_TESTS)
+    list(APPEND variants "${name}_tsan")
+  endif()
   foreach(target IN LISTS variants)
     add_library(${target} STATIC ${ARG_SOURCES})
     cmh_apply_warnings(${target})
@@ -32,8 +37,8 @@ function(cmh_library name)
                                PRIVATE ${ARG_PRIVATE_INCLUDE})
     target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
     foreach(dep IN LISTS ARG_CMH_LIBS)
-      if(target MATCHES "_asan$")
-        target_link_libraries(${target} PUBLIC ${dep}_asan)
+      if(target MATCHES "_(asan|tsan)$")
+        target_link_libraries(${target} PUBLIC ${dep}_${CMAKE_MATCH_1})
       else()
         target_link_libraries(${target} PUBLIC ${dep})
       endif()
@@ -41,6 +46,9 @@ function(cmh_library name)
     if(target MATCHES "_asan$")
       target_compile_options(${target} PUBLIC ${CMH_SANITIZE_FLAGS})
       target_link_options(${target} PUBLIC ${CMH_SANITIZE_FLAGS})
+    elseif(target MATCHES "_tsan$")
+      target_compile_options(${target} PUBLIC ${CMH_TSAN_FLAGS})
+      target_link_options(${target} PUBLIC ${CMH_TSAN_FLAGS})
     endif()
   endforeach()
   if(ARG_ALIAS)
