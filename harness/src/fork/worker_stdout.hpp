@@ -6,12 +6,13 @@
 // the host promptly and where they belong:
 //  - before every frame the worker sends (flush()), so output written during an
 //    iteration is in the pipe before that iteration's result;
-//  - at most kFlushPeriod after they were written (a flusher thread), so a slow
-//    trickle is still seen live and is in the tail when the watchdog kills a hang;
+//  - by a flusher thread: every kFlushPeriod while the benchmark keeps printing,
+//    after at most kIdleFlushPeriod when it prints after a quiet spell, so output
+//    is still seen live and is in the tail when the watchdog kills a hang;
 //  - on a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM): what
 //    the buffer holds is written raw with write(2) before the signal goes on to
 //    its previous handler or default action, so a crash keeps its last lines.
-// Only _exit(), quick_exit() and SIGKILL can lose output: at most kFlushPeriod's.
+// Only _exit(), quick_exit() and SIGKILL can lose output written since the last flush.
 // stderr stays unbuffered, as it is everywhere.
 #pragma once
 
@@ -23,6 +24,7 @@
 namespace cmh::forking {
 
 inline constexpr auto kFlushPeriod = std::chrono::milliseconds(50);
+inline constexpr auto kIdleFlushPeriod = std::chrono::milliseconds(1000);
 
 class WorkerStdout {
  public:
