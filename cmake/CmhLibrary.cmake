@@ -4,14 +4,16 @@
 # Defines a static library with cmh's warnings, and, when CMH_SANITIZER_TESTS is on,
 # a twin <name>_asan built with ASan+UBSan. CMH_LIBS are other cmh_library targets:
 # the plain library links the plain ones, the twin links their twins, so a sanitized
-# test never mixes in uninstrumented harness code.
+# test never mixes in uninstrumented harness code. With CMH_TSAN_TESTS (off by default,
+# not part of make test: see tests/CMakeLists.txt) there is also a <name>_tsan twin.
 set(CMH_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 # The twins exist to find memory and UB errors, which ASan/UBSan detect at any optimisation
 # level. At the build type's -O2 -g, g++ spends about 3x a plain object's CPU time on an
 # instrumented one (24 s against 8 s for tests/unit/engine_modes.cpp); at -Og -g1 (line
-# tables: reports still name file and line) about as much as a plain one (8 s). The twins were half of make test's
-# compile time, so they build at -Og -g1 (these flags come after the build type's).
+# tables: reports still name file and line) about as much as a plain one (8 s). The twins
+# were half of make test's compile time, so they build at -Og -g1 (after the build type's).
 set(CMH_SANITIZE_COMPILE_FLAGS ${CMH_SANITIZE_FLAGS} -Og -g1)
+set(CMH_TSAN_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
 
 # Warnings are for cmh's own targets (PRIVATE) and only when cmh is the top-level
 # project (CMH_WARNINGS): a project embedding cmh sees no warnings from cmh's sources.
@@ -30,6 +32,9 @@ function(cmh_library name)
   if(CMH_SANITIZER_TESTS AND CMH_BUILD_TESTS)
     list(APPEND variants "${name}_asan")
   endif()
+  if(CMH_TSAN_TESTS AND CMH_BUILD_TESTS)
+    list(APPEND variants "${name}_tsan")
+  endif()
   foreach(target IN LISTS variants)
     add_library(${target} STATIC ${ARG_SOURCES})
     cmh_apply_warnings(${target})
@@ -38,8 +43,8 @@ function(cmh_library name)
                                PRIVATE ${ARG_PRIVATE_INCLUDE})
     target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
     foreach(dep IN LISTS ARG_CMH_LIBS)
-      if(target MATCHES "_asan$")
-        target_link_libraries(${target} PUBLIC ${dep}_asan)
+      if(target MATCHES "_(asan|tsan)$")
+        target_link_libraries(${target} PUBLIC ${dep}_${CMAKE_MATCH_1})
       else()
         target_link_libraries(${target} PUBLIC ${dep})
       endif()
@@ -47,6 +52,9 @@ function(cmh_library name)
     if(target MATCHES "_asan$")
       target_compile_options(${target} PUBLIC ${CMH_SANITIZE_COMPILE_FLAGS})
       target_link_options(${target} PUBLIC ${CMH_SANITIZE_FLAGS})
+    elseif(target MATCHES "_tsan$")
+      target_compile_options(${target} PUBLIC ${CMH_TSAN_FLAGS})
+      target_link_options(${target} PUBLIC ${CMH_TSAN_FLAGS})
     endif()
   endforeach()
   if(ARG_ALIAS)

@@ -264,7 +264,9 @@ class ForkSession {
       int n = 0;
       const int out = now >= out_pause_until_ ? child_.out : -1;
       const int err = now >= err_pause_until_ ? child_.err : -1;
-      for (int fd : {child_.channel, out, err, reaped_ ? -1 : child_.pidfd})
+      // Output before the channel: what the fork printed before a frame is in its pipe
+      // before that frame, and is echoed before the report line the frame makes.
+      for (int fd : {out, err, child_.channel, reaped_ ? -1 : child_.pidfd})
         if (fd >= 0) fds[n++] = pollfd{fd, POLLIN, 0};
       const int rc = ::poll(fds, static_cast<nfds_t>(n), poll_timeout_ms(now));
       if (rc < 0) continue;  // EINTR: the watchdog and the stop flag are checked above
@@ -381,12 +383,24 @@ class ForkSession {
   }
 
   void read_output(int& fd, OutputCapture& capture, Clock::time_point& pause_until, char* buf, std::size_t size) {
-    const ssize_t n = ::read(fd, buf, size);
-    if (n > 0) {
-      capture.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-      if (!capture.echoing() && static_cast<std::size_t>(n) < size) pause_until = Clock::now() + kBatchPause;
-    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-      close_output(fd, capture);
+    // While echoing, the pipe is emptied (up to the echo cap's worth), so that a frame
+    // that follows is handled after all the output written before it.
+    for (std::size_t read_so_far = 0; read_so_far < kEchoLimitBytes;) {
+      const ssize_t n = ::read(fd, buf, size);
+      if (n > 0) {
+        capture.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+        read_so_far += static_cast<std::size_t>(n);
+        if (!capture.echoing()) {
+          if (static_cast<std::size_t>(n) < size) pause_until = Clock::now() + kBatchPause;
+          return;
+        }
+        if (static_cast<std::size_t>(n) < size) return;
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else {
+        if (n == 0 || errno != EAGAIN) close_output(fd, capture);
+        return;
+      }
     }
   }
 

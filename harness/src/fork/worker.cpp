@@ -29,6 +29,7 @@
 #include "engine/stack_guard.hpp"
 #include "fork/fork_runner.hpp"
 #include "fork/messages.hpp"
+#include "fork/worker_stdout.hpp"
 #include "model/allocator_state.hpp"
 #include "profiling/profiler_factory.hpp"
 
@@ -67,6 +68,7 @@ class Channel {
 
   void send(const Message& message) {
     const std::string bytes = encode_message(message);
+    WorkerStdout::flush();  // what the benchmark printed goes before the report line it precedes
     std::lock_guard<std::mutex> lock(write_lock_);
     write_frame_or_exit(fd_, bytes.data(), bytes.size());
   }
@@ -205,8 +207,6 @@ std::optional<Failure> run_plan(const BenchmarkParams& plan, FrameObserver& obse
 }
 
 int run_worker(int fd) {
-  // Lines reach the host (and its echo) as they are written, not at exit.
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Channel channel(fd);
   channel.send(Handshake{kProtocolVersion, static_cast<std::int64_t>(::getpid()), model::detect_allocator_state()});
   std::optional<Frame> frame;
@@ -225,12 +225,12 @@ int run_worker(int fd) {
   FrameObserver observer(channel);
   g_oom_channel = &channel;
   arm_stack_overflow_report(fd);
+  const WorkerStdout stdout_buffering;  // after the SIGSEGV handler above, which its crash flush chains to
   const engine::StackGuard guard;  // the main thread runs benchmark code too (set-up, single-threaded parts)
   if (cmh_alloc_set_oom_hook != nullptr) cmh_alloc_set_oom_hook(&on_out_of_memory);
   if (auto failure = run_plan(plan, observer)) channel.send(BenchmarkError{*failure});
-  std::fflush(stdout);
   std::fflush(stderr);
-  channel.send(Finish{});
+  channel.send(Finish{});  // flushes stdout first
   channel.close();
   return 0;
 }

@@ -3,6 +3,7 @@
 // issue 16): each does one thing a hostile or careless benchmark does, so that
 // the host's handling of it can be checked end to end. Host.ok is the control.
 #include <cmh/cmh.hpp>
+#include <cmh/profiler_registration.hpp>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -16,7 +17,9 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -45,6 +48,24 @@ int recurse(int depth) {
 }
 
 }  // namespace
+
+/// Holds the host before it spawns each fork (ExternalProfiler::before_trial runs in
+/// the host): creates $CMH_HOLD_FILE, then waits until the test removes it, so that a
+/// signal can be sent while nothing has run yet (host_signals.py).
+struct HoldProfiler : cmh::ExternalProfiler {
+  void before_trial(const cmh::BenchmarkParams&) override {
+    const char* path = std::getenv("CMH_HOLD_FILE");
+    if (path == nullptr) return;
+    if (std::FILE* f = std::fopen(path, "w")) std::fclose(f);
+    for (int waited_ms = 0; waited_ms < 60'000 && ::access(path, F_OK) == 0; waited_ms += 10)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::vector<cmh::ScalarResult> after_trial(const cmh::BenchmarkParams&, const cmh::ForkResult&, long,
+                                             std::string_view, std::string_view) override {
+    return {};
+  }
+};
+CMH_PROFILER(HoldProfiler, "hold", "Test profiler: holds the host before each fork until $CMH_HOLD_FILE is removed");
 
 CMH_OPTIONS(Host, cmh::mode::throughput);
 
@@ -121,3 +142,40 @@ CMH_BENCHMARK(Host, stop_self, cmh::Blackhole& bh) {
 }
 
 CMH_BENCHMARK(Host, stack_overflow, cmh::Blackhole& bh) { bh.consume(recurse(0)); }
+
+// Output the benchmark never flushes, then the end of the process: the fork's stdout is
+// block-buffered, and its last lines must still reach the failure report.
+CMH_BENCHMARK(Host, print_then_segfault, cmh::Blackhole& bh) {
+  std::fputs("last words before the segfault\n", stdout);
+  *reinterpret_cast<volatile int*>(g_null_address) = 1;
+  bh.consume(1);
+}
+
+CMH_BENCHMARK(Host, print_then_abort, cmh::Blackhole& bh) {
+  std::fputs("last words before abort()\n", stdout);
+  std::abort();
+  bh.consume(1);
+}
+
+CMH_BENCHMARK(Host, print_then_hang, cmh::Blackhole& bh) {
+  if (first_call()) std::fputs("last words before the hang\n", stdout);
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  bh.consume(1);
+}
+
+namespace {
+std::atomic<int> g_iteration{0};
+struct IterationCount : cmh::BenchmarkState {
+  void setup_iteration() { g_iteration.fetch_add(1); }
+};
+}  // namespace
+
+// One unflushed line per iteration, written during it: echoed before that iteration's result.
+CMH_BENCHMARK(Host, print_per_iteration, cmh::Blackhole& bh, IterationCount&) {
+  static int printed = 0;
+  if (const int k = g_iteration.load(); k != printed) {
+    printed = k;
+    std::printf("output of iteration %d\n", k);
+  }
+  bh.consume(1);
+}
