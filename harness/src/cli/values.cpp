@@ -26,7 +26,7 @@ bool equals_ignore_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && lowercase(a) == lowercase(b);
 }
 
-[[noreturn]] void fail(std::string message) { throw CommandLineError(std::move(message)); }
+[[noreturn]] void reject_value(std::string message) { throw CommandLineError(std::move(message)); }
 
 struct UnitSuffix {
   std::string_view suffix;
@@ -55,22 +55,22 @@ int parse_int(std::string_view text, IntBound bound, int max) {
   const char* end = digits.data() + digits.size();
   auto [ptr, ec] = std::from_chars(digits.data(), end, value);
   if (digits.empty() || ec == std::errc::invalid_argument || ptr != end)
-    fail(fmt::format("\"{}\" is not an integer", text));
+    reject_value(fmt::format("\"{}\" is not an integer", text));
   if (ec == std::errc::result_out_of_range || value > std::numeric_limits<int>::max() ||
       value < std::numeric_limits<int>::min())
-    fail(fmt::format("\"{}\" is out of range", text));
+    reject_value(fmt::format("\"{}\" is out of range", text));
   if (bound == IntBound::positive && value < 1)
-    fail(fmt::format("the value {} should be positive", text));
+    reject_value(fmt::format("the value {} should be positive", text));
   if (bound == IntBound::non_negative && value < 0)
-    fail(fmt::format("the value {} should be non-negative", text));
-  if (value > max) fail(fmt::format("the value {} is too large (at most {})", text, max));
+    reject_value(fmt::format("the value {} should be non-negative", text));
+  if (value > max) reject_value(fmt::format("the value {} is too large (at most {})", text, max));
   return static_cast<int>(value);
 }
 
 bool parse_bool(std::string_view text) {
   if (equals_ignore_case(text, "true")) return true;
   if (equals_ignore_case(text, "false")) return false;
-  fail(fmt::format("\"{}\" is not a boolean (true or false)", text));
+  reject_value(fmt::format("\"{}\" is not a boolean (true or false)", text));
 }
 
 int parse_threads(std::string_view text) {
@@ -79,7 +79,7 @@ int parse_threads(std::string_view text) {
   try {
     return parse_int(text, IntBound::positive, kMaxThreads);
   } catch (const CommandLineError& e) {
-    fail(fmt::format("{} (or max, halfmax)", e.what()));
+    reject_value(fmt::format("{} (or max, halfmax)", e.what()));
   }
 }
 
@@ -131,18 +131,18 @@ std::vector<BenchmarkMode> parse_mode(std::string_view text) {
   }};
   constexpr std::string_view kKnown =
       "Throughput/thrpt, AverageTime/avgt, SampleTime/sample, SingleShotTime/ss, All/all";
-  if (text.empty()) fail(fmt::format("an empty benchmark mode; known modes: {}", kKnown));
+  if (text.empty()) reject_value(fmt::format("an empty benchmark mode; known modes: {}", kKnown));
   for (const auto& k : known)
     if (equals_ignore_case(text, k.full) || text == k.label) return k.modes;
   const Known* match = nullptr;
   for (const auto& k : known) {
     if (!k.label.starts_with(text)) continue;
     if (match != nullptr)
-      fail(fmt::format("the benchmark mode prefix \"{}\" is ambiguous ({} or {}); known modes: {}", text,
+      reject_value(fmt::format("the benchmark mode prefix \"{}\" is ambiguous ({} or {}); known modes: {}", text,
                        match->label, k.label, kKnown));
     match = &k;
   }
-  if (match == nullptr) fail(fmt::format("unknown benchmark mode \"{}\"; known modes: {}", text, kKnown));
+  if (match == nullptr) reject_value(fmt::format("unknown benchmark mode \"{}\"; known modes: {}", text, kKnown));
   return match->modes;
 }
 
@@ -155,7 +155,7 @@ TimeUnit parse_time_unit(std::string_view text) {
   if (u == "m" || u == "min") return TimeUnit::min;
   if (u == "h" || u == "hr") return TimeUnit::hr;
   if (u == "day") return TimeUnit::day;
-  fail(fmt::format("unknown time unit \"{}\"; known units: ns, us, ms, s, m (min), h (hr), day", text));
+  reject_value(fmt::format("unknown time unit \"{}\"; known units: ns, us, ms, s, m (min), h (hr), day", text));
 }
 
 report::Verbosity parse_verbosity(std::string_view text) {
@@ -163,7 +163,7 @@ report::Verbosity parse_verbosity(std::string_view text) {
   if (v == "silent") return report::Verbosity::silent;
   if (v == "normal") return report::Verbosity::normal;
   if (v == "extra") return report::Verbosity::extra;
-  fail(fmt::format("unknown verbosity \"{}\"; use SILENT, NORMAL or EXTRA", text));
+  reject_value(fmt::format("unknown verbosity \"{}\"; use SILENT, NORMAL or EXTRA", text));
 }
 
 std::vector<std::string> split_fork_args(std::string_view text) {
@@ -190,7 +190,7 @@ std::vector<std::string> split_fork_args(std::string_view text) {
       in_word = true;
     }
   }
-  if (quote != 0) fail(fmt::format("an unterminated {} quote in \"{}\"", quote == '"' ? "double" : "single", text));
+  if (quote != 0) reject_value(fmt::format("an unterminated {} quote in \"{}\"", quote == '"' ? "double" : "single", text));
   if (in_word) args.push_back(std::move(current));
   return args;
 }

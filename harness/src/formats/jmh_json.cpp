@@ -4,6 +4,7 @@
 // JVM fields carry their C++ counterparts; a "cmh" object at the end of every
 // record carries what JMH has no field for (build, machine, the forks' NUMA mode and
 // allocator options, warnings, the benchmark's failure and whether the run completed).
+#include "stats/nan.hpp"
 #include "formats/labels.hpp"
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
@@ -22,7 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // JMH's percentile keys are the percentiles spelled as Java doubles: "0.0", "99.9999", "100.0".
 std::string percentile_key(double p) { return java_double(p); }

@@ -2,6 +2,7 @@
 // -rf latex: JMH's LaTeX tabular (jmh.md section 4.3): one column per parameter,
 // score and error, and the unit in the header when every row shares it (else a
 // unit column). All LaTeX specials in names, parameters and units are escaped.
+#include "stats/nan.hpp"
 #include "formats/escape.hpp"
 #include "formats/labels.hpp"
 #include "formats/numbers.hpp"
@@ -14,7 +15,6 @@
 namespace cmh::formats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Java's "%5.3f": three decimals, right-aligned in five characters.
 std::string score_text(double v) {

@@ -6,6 +6,7 @@
 // A failed benchmark is a single row with NaN score and error and 0 samples. Two
 // columns after the params, "NUMA" and "Allocator Options", carry the forks' own
 // allocator decisions (JMH has no such columns; readers that go by name ignore them).
+#include "stats/nan.hpp"
 #include "formats/escape.hpp"
 #include "formats/labels.hpp"
 #include "formats/numbers.hpp"
@@ -18,7 +19,6 @@
 namespace cmh::formats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The last two columns (not in JMH's layout) say what each fork's allocator decided.
 struct ForkColumns {

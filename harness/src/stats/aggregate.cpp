@@ -2,6 +2,7 @@
 // aggregate(): one benchmark's forks into JMH's scores. Every measurement
 // iteration of every completed fork is pooled into one sample (no between-fork
 // model, as JMH); secondaries are padded with zeros where an iteration lacks them.
+#include "stats/nan.hpp"
 #include "stats/aggregate.hpp"
 
 #include "stats/histogram_statistics.hpp"
@@ -16,7 +17,6 @@
 namespace cmh::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// The forks whose iterations count: measurement forks that completed.
 std::vector<const ForkResult*> pooled_forks(const BenchmarkRunResult& run) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // HistogramStatistics: order statistics over counted values by a binary search
 // in the cumulative counts, so a million samples cost as much as their buckets.
+#include "stats/nan.hpp"
 #include "stats/histogram_statistics.hpp"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 
 namespace cmh::stats {
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 HistogramStatistics::HistogramStatistics(const SampleHistogram& histogram, double nanos_per_unit) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ListStatistics: sums in insertion order (as JMH does, so the last bits of a
 // mean match), two-pass variance, and a sorted copy for order statistics.
+#include "stats/nan.hpp"
 #include "stats/list_statistics.hpp"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 
 namespace cmh::stats {
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 ListStatistics::ListStatistics(std::vector<double> values) : values_(std::move(values)) {}

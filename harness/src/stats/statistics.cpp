@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The parts of Statistics shared by lists and histograms: mean, the legacy
 // percentile estimator, the Student t error and interval, distribution bins.
+#include "stats/nan.hpp"
 #include "stats/statistics.hpp"
 
 #include "stats/student_t.hpp"
@@ -11,7 +12,6 @@
 
 namespace cmh::stats {
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 double Statistics::mean() const {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // cpu.time.norm and total.time.norm, per iteration and pooled like the primary.
+#include "stats/nan.hpp"
 #include "stats/time_per_op.hpp"
 
 #include "stats/list_statistics.hpp"
@@ -11,7 +12,6 @@
 namespace cmh::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 template <class PerIteration>
 std::optional<AggregatedMetric> pooled(std::string label, std::string unit, const std::vector<const ForkResult*>& forks,
