@@ -124,7 +124,8 @@ step = args.step
 if step == "install":
     shutil.rmtree(args.prefix, ignore_errors=True)
     if sh([args.cmake, "--install", t.BUILD, "--prefix", args.prefix], timeout=300) is not None:
-        for rel in ("include/cmh/cmh.hpp", "include/cmh/main.hpp", "include/cmh/alloc.h", "lib/libcmh.a",
+        for rel in ("include/cmh/cmh.hpp", "include/cmh/extension.hpp", "include/cmh/main.hpp", "include/cmh/alloc.h",
+                    "include/cmh/detail/loop_interface.hpp", "lib/libcmh.a",
                     "lib/libcmh_main.a", "lib/libcmhalloc.so", "lib/cmake/cmh/cmhConfig.cmake",
                     "lib/cmake/cmh/cmhConfigVersion.cmake", "lib/cmake/cmh/cmhTargets.cmake",
                     "lib/pkgconfig/cmh.pc", "lib/pkgconfig/cmh-main.pc", "lib/pkgconfig/cmh-alloc.pc"):

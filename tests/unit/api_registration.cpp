@@ -3,6 +3,7 @@
 // where the planner expects them, @Group members merged, and the registry's
 // own checks (duplicates, options naming no benchmark).
 #include <cmh/cmh.hpp>
+#include <cmh/detail/benchmark_code.hpp>
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cmh/cmh.hpp>
+#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/extension.hpp>
 #include <doctest/doctest.h>
 
 #include <chrono>

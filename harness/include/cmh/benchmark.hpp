@@ -14,8 +14,7 @@
 #pragma once
 
 #include <cmh/detail/registration.hpp>
-#include <cmh/options.hpp>
-#include <cmh/registry.hpp>
+#include <cmh/option_values.hpp>
 
 namespace cmh {
 /// Threads running one @Group member within each group instance (@GroupThreads).
@@ -62,14 +61,13 @@ constexpr int group_thread_count(group_threads g) { return g.count; }
 #define CMH_OPTIONS(Group, ...)                                                                    \
   namespace {                                                                                      \
   [[maybe_unused]] const bool cmh_group_options_##Group =                                          \
-      (::cmh::detail::register_group_options(#Group, ::cmh::make_options(__VA_ARGS__)), true);     \
+      ::cmh::detail::register_group_option_values(#Group __VA_OPT__(, ) __VA_ARGS__);              \
   }
 
 /// Options for benchmark Group.Name (method-level annotations; win over CMH_OPTIONS).
 #define CMH_BENCHMARK_OPTIONS(Group, Name, ...)                                                    \
   namespace {                                                                                      \
   [[maybe_unused]] const bool cmh_options_for_##Group##_##Name =                                   \
-      (::cmh::detail::register_benchmark_options(#Group, #Name, ::cmh::make_options(__VA_ARGS__),  \
-                                                 __FILE__, __LINE__),                              \
-       true);                                                                                      \
+      ::cmh::detail::register_benchmark_option_values(#Group, #Name, __FILE__,                     \
+                                                      __LINE__ __VA_OPT__(, ) __VA_ARGS__);        \
   }

@@ -19,13 +19,11 @@
 #pragma once
 
 #include <array>
-#include <charconv>
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
-#include <typeinfo>
 
 #include <cmh/detail/type_list.hpp>
 
@@ -74,30 +72,31 @@ concept HasParseHook = requires(std::string_view s, T& v) {
   { cmh_parse_param(s, v) } -> std::convertible_to<bool>;
 };
 
-/// Converts `text` into `out`; false when it is not a valid value of T.
+// Converts `text` into `out`; false when it is not a valid value of the type. The
+// built-in conversions are defined in the library (harness/src/model/param_parse.cpp),
+// so that benchmark files do not compile <charconv> for every parameter type.
+bool parse_param(std::string_view text, bool& out);
+bool parse_param(std::string_view text, char& out);
+bool parse_param(std::string_view text, signed char& out);
+bool parse_param(std::string_view text, unsigned char& out);
+bool parse_param(std::string_view text, short& out);
+bool parse_param(std::string_view text, unsigned short& out);
+bool parse_param(std::string_view text, int& out);
+bool parse_param(std::string_view text, unsigned& out);
+bool parse_param(std::string_view text, long& out);
+bool parse_param(std::string_view text, unsigned long& out);
+bool parse_param(std::string_view text, long long& out);
+bool parse_param(std::string_view text, unsigned long long& out);
+bool parse_param(std::string_view text, float& out);
+bool parse_param(std::string_view text, double& out);
+bool parse_param(std::string_view text, long double& out);
+bool parse_param(std::string_view text, std::string& out);
+
+/// Any other type: the ADL-visible cmh_parse_param hook.
 template <class T>
 bool parse_param(std::string_view text, T& out) {
   if constexpr (HasParseHook<T>) {
     return cmh_parse_param(text, out);
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    out.assign(text);
-    return true;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    if (text == "true") return out = true, true;
-    if (text == "false") return out = false, true;
-    return false;
-  } else if constexpr (std::is_same_v<T, char>) {
-    if (text.size() != 1) return false;
-    out = text[0];
-    return true;
-  } else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
-    if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-    const char* end = text.data() + text.size();
-    T value{};
-    auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end) return false;
-    out = value;
-    return true;
   } else {
     static_assert(kDependentFalse<T>,
                   "cmh::param: no conversion from a string to this member type; use an integer, "
@@ -110,9 +109,10 @@ bool parse_param(std::string_view text, T& out) {
 /// Demangles a type_info name ("i" -> "int"); defined by the engine.
 std::string demangle(const char* mangled);
 
-/// The type name shown by -lp and in error messages.
+/// The type name shown by -lp and in error messages for the common types; nullptr for
+/// the others, whose name the library demangles from their type_info.
 template <class T>
-std::string param_type_name() {
+constexpr const char* param_type_label() {
   if constexpr (std::is_same_v<T, std::string>) return "std::string";
   else if constexpr (std::is_same_v<T, bool>) return "bool";
   else if constexpr (std::is_same_v<T, char>) return "char";
@@ -120,7 +120,7 @@ std::string param_type_name() {
   else if constexpr (std::is_same_v<T, long>) return "long";
   else if constexpr (std::is_same_v<T, double>) return "double";
   else if constexpr (std::is_same_v<T, float>) return "float";
-  else return demangle(typeid(T).name());
+  else return nullptr;
 }
 
 }  // namespace detail

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmh/options.hpp>
+#include <cmh/thread_params.hpp>
 
 #include <string>
 #include <string_view>
@@ -54,20 +55,6 @@ struct BenchmarkParams {
       if (k == key) return v;
     return {};
   }
-};
-
-/// Identity of one worker thread within a trial (JMH's ThreadParams).
-struct ThreadParams {
-  int thread_index = 0;    ///< 0 .. thread_count-1
-  int thread_count = 1;
-  int group_index = 0;     ///< which group instance this thread belongs to
-  int group_count = 1;
-  int subgroup_index = 0;  ///< which member of the group this thread runs
-  int subgroup_count = 1;
-  int group_thread_index = 0;  ///< index within its group instance
-  int group_thread_count = 1;
-  int subgroup_thread_index = 0;  ///< index among the threads running the same member
-  int subgroup_thread_count = 1;
 };
 
 }  // namespace cmh

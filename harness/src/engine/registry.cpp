@@ -160,5 +160,16 @@ void register_benchmark_options(std::string group, std::string name, OptionSet o
       {std::move(group), std::move(name), std::move(options), file, line});
 }
 
+void adopt_group_options(const char* group, OptionSet* options) {
+  const std::unique_ptr<OptionSet> owned(options);
+  register_group_options(group, std::move(*owned));
+}
+
+void adopt_benchmark_options(const char* group, const char* name, OptionSet* options, const char* file,
+                             int line) {
+  const std::unique_ptr<OptionSet> owned(options);
+  register_benchmark_options(group, name, std::move(*owned), file, line);
+}
+
 }  // namespace detail
 }  // namespace cmh

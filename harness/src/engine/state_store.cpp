@@ -50,7 +50,7 @@ StateStore::StateStore(const detail::BenchmarkCode& code, const std::vector<int>
     Instance inst;
     inst.owner = owner;
     inst.ops = &code.members[member_of[owner]].states[g.local[member_of[owner]]];
-    inst.lock = std::make_unique<std::mutex>();
+    inst.lock = std::make_unique<detail::StateLock>();
     shared_.push_back(std::move(inst));
   };
   // Which shared instance serves (type, group): index into shared_, or -1.

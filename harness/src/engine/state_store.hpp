@@ -41,14 +41,14 @@ class StateStore {
 
   /// Worker `w`'s instances and locks, in its member's closure order (after create).
   void* const* instances(int w) const { return tables_[w].data(); }
-  std::mutex* const* locks(int w) const { return locks_[w].data(); }
+  detail::StateLock* const* locks(int w) const { return locks_[w].data(); }
 
  private:
   struct Instance {
     const detail::StateOps* ops = nullptr;  // the owner member's operations for this type
     int owner = 0;
     void* object = nullptr;
-    std::unique_ptr<std::mutex> lock;  // shared instances: serialises invocation fixtures
+    std::unique_ptr<detail::StateLock> lock;  // shared instances: serialises invocation fixtures
     bool trial_ready = false;
     bool iteration_ready = false;
   };
@@ -72,7 +72,7 @@ class StateStore {
   std::vector<std::vector<Instance>> own_;    // per worker: thread scope, dependency order
   std::vector<std::vector<Instance*>> where_; // per worker: closure slot -> instance
   std::vector<std::vector<void*>> tables_;
-  std::vector<std::vector<std::mutex*>> locks_;
+  std::vector<std::vector<detail::StateLock*>> locks_;
   std::vector<std::optional<Failure>> failures_;  // per worker, for the current step
   bool stop_on_failure_ = true;
   StepJob job_;

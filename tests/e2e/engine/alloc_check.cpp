@@ -8,6 +8,7 @@
 // one std::vector<int>(1000) per call must show exactly 4000 B per operation.
 // -gc true must call cmh_alloc_collect() once per iteration. Exit 0 = pass.
 #include <cmh/cmh.hpp>
+#include <cmh/extension.hpp>
 
 #include <atomic>
 #include <cstdio>

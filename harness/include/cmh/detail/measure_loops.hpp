@@ -10,27 +10,35 @@
 //  - single shot: one timed batch, no ramp.
 // The hot loop is `do { body; ++n; } while (!stop.load(acquire))`: the acquire
 // load also stops the compiler from hoisting state reads out of the loop.
+// Only the time modes' loop inlines the body, and with one out-of-line copy of the
+// body it is all that is compiled per benchmark; the rest (arrival, ramps, window
+// edges, the sampling loop, the tally) is the library's (loop_interface.hpp:
+// drive_loop), called through a constant table of this benchmark's functions,
+// because every benchmark of every file compiles what is here.
 #pragma once
 
 #include <cmh/blackhole.hpp>
 #include <cmh/control.hpp>
-#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/loop_interface.hpp>
 #include <cmh/detail/state_graph.hpp>
 #include <cmh/detail/type_list.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include <time.h>
+
 namespace cmh::detail {
 
+/// The steady clock (CLOCK_MONOTONIC, what std::chrono::steady_clock reads), without
+/// <chrono>, which would cost every benchmark file more to compile than its loops.
 [[gnu::always_inline]] inline std::int64_t now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 template <class Tag, class Closure>
@@ -39,6 +47,7 @@ struct Loops {
   static constexpr bool kInvocation = []<class... S>(TypeList<S...>) {
     return (kHasInvocationFixtures<S> || ...);
   }(Closure{});
+  static constexpr bool kAux = []<class... S>(TypeList<S...>) { return (HasAuxCounters<S> || ...); }(Closure{});
 
   // Pointers to the arguments of one worker, resolved once per iteration.
   template <class... A>
@@ -59,11 +68,13 @@ struct Loops {
     call_at(p, std::make_index_sequence<Args::size>{});
   }
 
-  /// One untimed call with its invocation fixtures; out of line so that the
-  /// ramp loops do not get their own copies of the body.
-  [[gnu::noinline]] static void call_untimed(const Ptrs& p, const WorkerView& v) {
+  /// One call with its invocation fixtures, outside the time modes' loop: the ramps,
+  /// single shots and sample time's batches. The out-of-line copy of the body: a single
+  /// shot times cold calls and a sample at least two clock reads, next to which one
+  /// call is noise.
+  [[gnu::noinline]] static void call_untimed(const void* p, const WorkerView& v) {
     if constexpr (kInvocation) run_invocation_fixtures<Closure, Fixture::setup_invocation>(v);
-    call(p);
+    call(*static_cast<const Ptrs*>(p));
     if constexpr (kInvocation) run_invocation_fixtures<Closure, Fixture::teardown_invocation>(v);
   }
 
@@ -75,6 +86,28 @@ struct Loops {
     const std::int64_t t1 = now_ns();
     run_invocation_fixtures<Closure, Fixture::teardown_invocation>(v);
     return t1 - t0;
+  }
+  static std::int64_t call_timed_once(const void* p, const WorkerView& v) {
+    return call_timed(*static_cast<const Ptrs*>(p), v);
+  }
+
+  /// The timed loop of the time modes: calls until the stop flag.
+  static std::uint64_t time_loop(const void* ptrs, const WorkerView& v, const std::atomic<bool>& stop,
+                                 std::int64_t& timed) {
+    const Ptrs& p = *static_cast<const Ptrs*>(ptrs);
+    std::uint64_t n = 0;
+    if constexpr (kInvocation) {
+      do {
+        timed += call_timed(p, v);
+        ++n;
+      } while (!stop.load(std::memory_order_acquire));
+    } else {
+      do {
+        call(p);
+        ++n;
+      } while (!stop.load(std::memory_order_acquire));
+    }
+    return n;
   }
 
   template <std::size_t K>
@@ -106,172 +139,23 @@ struct Loops {
     }(std::make_index_sequence<Closure::size>{});
   }
 
-  static void arrive(LoopArgs& a) {
-    a.tally->arrived = true;
-    a.sync->arrived.fetch_add(1, std::memory_order_acq_rel);
-    a.sync->arrived.notify_all();
-  }
-
-  // The CPU clock is read last when opening and first when closing, so that it
-  // brackets the steady-clock window as tightly as the aux counters allow.
-  static void begin_window(LoopArgs& a) {
-    ControlAccess::set_started(*a.view.control, true);
-    reset_aux(a.view);
-    cpu_window_edge(*a.tally, true);
-  }
-
-  static void end_window(LoopArgs& a) {
-    cpu_window_edge(*a.tally, false);
-    if (a.tally->aux != nullptr) snapshot_aux(a.view, a.tally->aux);
-    a.tally->finished_measuring = true;
-    a.sync->measured.fetch_add(1, std::memory_order_acq_rel);
-  }
-
-  /// Untimed calls until every thread has arrived (synchronised iterations).
-  static std::uint64_t ramp_up(LoopArgs& a, const Ptrs& p) {
-    std::uint64_t calls = 0;
-    if (a.sync->synchronise) {
-      while (!a.sync->go.load(std::memory_order_acquire)) {
-        call_untimed(p, a.view);
-        ++calls;
-      }
+  static constexpr LoopHooks kHooks = [] {
+    LoopHooks h;
+    h.untimed = &call_untimed;
+    h.timed_once = kInvocation ? &call_timed_once : nullptr;
+    h.time_loop = &time_loop;
+    if constexpr (kAux) {
+      h.reset_aux = &reset_aux;
+      h.snapshot_aux = &snapshot_aux;
     }
-    return calls;
-  }
-
-  /// Untimed calls until every thread has closed its timed window.
-  static std::uint64_t ramp_down(LoopArgs& a, const Ptrs& p) {
-    std::uint64_t calls = 0;
-    if (a.sync->synchronise) {
-      while (a.sync->measured.load(std::memory_order_acquire) < a.sync->threads &&
-             !a.sync->abort.load(std::memory_order_relaxed)) {
-        call_untimed(p, a.view);
-        ++calls;
-      }
-    }
-    return calls;
-  }
-
-  static void time_mode(LoopArgs& a, const Ptrs& p) {
-    const std::atomic<bool>& stop = a.sync->stop;
-    WorkerTally& t = *a.tally;
-    arrive(a);
-    std::uint64_t ramp = ramp_up(a, p);
-    begin_window(a);
-    std::uint64_t n = 0;
-    std::int64_t timed = 0;
-    const std::int64_t t0 = now_ns();
-    if constexpr (kInvocation) {
-      do {
-        timed += call_timed(p, a.view);
-        ++n;
-      } while (!stop.load(std::memory_order_acquire));
-    } else {
-      do {
-        call(p);
-        ++n;
-      } while (!stop.load(std::memory_order_acquire));
-    }
-    const std::int64_t t1 = now_ns();
-    t.start_ns = t0;
-    t.stop_ns = t1;
-    t.measured_ns = kInvocation ? timed : t1 - t0;
-    t.measured_calls = n;
-    end_window(a);
-    ramp += ramp_down(a, p);
-    t.calls = n + ramp;
-  }
-
-  static void sample_mode(LoopArgs& a, const Ptrs& p) {
-    const std::atomic<bool>& stop = a.sync->stop;
-    const std::atomic<bool>& spoiler = a.sync->spoiler;
-    WorkerTally& t = *a.tally;
-    SampleHistogram& histogram = *t.histogram;
-    const int batch = a.batch_size;
-    const std::int64_t opi = a.ops_per_invocation;
-    arrive(a);
-    std::uint64_t ramp = ramp_up(a, p);
-    begin_window(a);
-    // A 64-bit LCG, tested on its high bits (its low bits have short periods):
-    // a batch is sampled with probability 1/(mask+1).
-    std::uint64_t rnd = 0x9E3779B97F4A7C15ull ^ reinterpret_cast<std::uintptr_t>(&t);
-    std::uint64_t mask = t.sample_mask;
-    std::uint64_t since_halving = 0;
-    std::uint64_t steps = 0;
-    std::int64_t timed = 0;
-    const std::int64_t t0 = now_ns();
-    do {
-      rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
-      const bool sample = ((rnd >> 32) & mask) == 0;
-      std::int64_t ns = 0;
-      if constexpr (kInvocation) {
-        for (int b = 0; b < batch; ++b) ns += call_timed(p, a.view);
-        timed += ns;
-      } else {
-        const std::int64_t s0 = sample ? now_ns() : 0;
-        for (int b = 0; b < batch; ++b) {
-          call(p);
-          if (spoiler.load(std::memory_order_acquire)) break;
-        }
-        if (sample) ns = now_ns() - s0;
-      }
-      if (sample) {
-        histogram.record(ns / opi);
-        if (++since_halving > a.sample_target) {
-          histogram.halve();
-          since_halving = 0;
-          mask = (mask << 1) | 1;
-        }
-      }
-      ++steps;
-    } while (!stop.load(std::memory_order_acquire));
-    const std::int64_t t1 = now_ns();
-    t.sample_mask = mask;
-    t.start_ns = t0;
-    t.stop_ns = t1;
-    t.measured_ns = kInvocation ? timed : t1 - t0;
-    t.measured_calls = steps * static_cast<std::uint64_t>(batch);
-    end_window(a);
-    ramp += ramp_down(a, p);
-    t.calls = t.measured_calls + ramp;
-  }
-
-  static void single_shot(LoopArgs& a, const Ptrs& p) {
-    WorkerTally& t = *a.tally;
-    const std::atomic<bool>& spoiler = a.sync->spoiler;
-    const int batch = a.batch_size;
-    arrive(a);
-    while (!a.sync->go.load(std::memory_order_acquire)) a.sync->go.wait(false, std::memory_order_acquire);
-    begin_window(a);
-    std::int64_t timed = 0;
-    const std::int64_t t0 = now_ns();
-    if constexpr (kInvocation) {
-      for (int b = 0; b < batch; ++b) timed += call_timed(p, a.view);
-    } else {
-      for (int b = 0; b < batch; ++b) {
-        call(p);
-        if (spoiler.load(std::memory_order_acquire)) break;
-      }
-    }
-    const std::int64_t t1 = now_ns();
-    t.start_ns = t0;
-    t.stop_ns = t1;
-    t.measured_ns = kInvocation ? timed : t1 - t0;
-    t.measured_calls = static_cast<std::uint64_t>(batch);
-    t.calls = t.measured_calls;
-    if (t.histogram != nullptr) t.histogram->record(t.measured_ns / a.ops_per_invocation);
-    end_window(a);
-  }
+    h.invocation = kInvocation;
+    return h;
+  }();
 
   /// The LoopFn: one iteration of one worker.
   static void run(LoopArgs& a) {
     const Ptrs p = resolve_all(a.view, Args{});
-    switch (a.mode) {
-      case BenchmarkMode::throughput:
-      case BenchmarkMode::average_time: time_mode(a, p); break;
-      case BenchmarkMode::sample_time: sample_mode(a, p); break;
-      case BenchmarkMode::single_shot: single_shot(a, p); break;
-    }
+    drive_loop(a, kHooks, &p);
   }
 };
 

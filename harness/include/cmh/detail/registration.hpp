@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // From a benchmark's tag type (written by the CMH_BENCHMARK macros) to a
-// registered BenchmarkDefinition: the body's signature gives its arguments,
-// those give the state closure, and the closure gives the loop, the StateOps,
-// the parameter declarations and the aux counters.
+// registered benchmark: the body's signature gives its arguments, those give
+// the state closure, and the closure gives the loop and the constant tables
+// (states, parameters, aux counters) the library builds the definition from.
 //
 // Why registration is triggered from the body's noexcept-specifier: the body
 // returns `auto`, so nothing may use it before its definition. Naming
@@ -13,55 +13,49 @@
 // false: bodies may throw.
 #pragma once
 
-#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/descriptors.hpp>
 #include <cmh/detail/measure_loops.hpp>
 #include <cmh/detail/state_graph.hpp>
 #include <cmh/detail/state_ops.hpp>
 #include <cmh/detail/type_list.hpp>
-#include <cmh/registry.hpp>
 
-#include <algorithm>
-#include <memory>
+#include <cstddef>
 
 namespace cmh::detail {
 
-template <class Closure>
-void add_states(MemberCode& m) {
-  [&]<class... S>(TypeList<S...>) {
-    (m.states.push_back(make_state_ops<Closure, S>()), ...);
-    (describe_state<S>(m), ...);
-  }(Closure{});
-  std::sort(m.params.begin(), m.params.end(),
-            [](const ParamDecl& a, const ParamDecl& b) { return a.name < b.name; });
-}
+/// The constant table of a closure's states, dependencies first (one spare entry:
+/// never zero-sized).
+template <class Closure, class States = Closure>
+struct StateTable;
+template <class Closure, class... S>
+struct StateTable<Closure, TypeList<S...>> {
+  static constexpr std::size_t size = sizeof...(S);
+  static constexpr StateDescriptor items[size + 1] = {describe_state<Closure, S>()..., {}};
+};
 
+/// Everything about one benchmark body, as constant data: what the library turns into
+/// its BenchmarkDefinition (descriptors.hpp).
 template <class Tag>
-MemberCode make_member() {
+struct Describe {
   using Args = typename Signature<decltype(&Tag::run)>::args;
   using States = Closure<typename StatesIn<Args>::type>;
-  MemberCode m;
-  m.name = Tag::group_member ? Tag::member : Tag::name;
-  add_states<States>(m);
-  m.loop = &Loops<Tag, States>::run;
-  return m;
-}
+  static constexpr BenchmarkDescriptor value{Tag::group,
+                                             Tag::name,
+                                             Tag::member,
+                                             Tag::group_member,
+                                             Tag::group_threads,
+                                             Tag::file,
+                                             Tag::line,
+                                             StateTable<States>::items,
+                                             StateTable<States>::size,
+                                             &Loops<Tag, States>::run};
+};
 
+/// Through a function template, whose body is instantiated at the end of the file:
+/// Describe<Tag> names the body's type, which is known only after its definition.
 template <class Tag>
-BenchmarkDefinition make_definition() {
-  BenchmarkDefinition def;
-  def.group = Tag::group;
-  def.name = Tag::name;
-  def.file = Tag::file;
-  def.line = Tag::line;
-  auto code = std::make_shared<BenchmarkCode>();
-  code->members.push_back(make_member<Tag>());
-  def.params = code->members.front().params;
-  if constexpr (Tag::group_member) {
-    def.group_members = {Tag::member};
-    def.group_threads = {Tag::group_threads};
-  }
-  def.code = std::move(code);
-  return def;
+bool register_described() {
+  return register_benchmark_code(Describe<Tag>::value);
 }
 
 template <class Tag>
@@ -69,7 +63,7 @@ struct Registration {
   static const bool registered;
 };
 template <class Tag>
-const bool Registration<Tag>::registered = (register_benchmark(make_definition<Tag>()), true);
+const bool Registration<Tag>::registered = register_described<Tag>();
 
 /// Always false; naming `&Registration<Tag>::registered` instantiates the registration.
 template <const bool* Registered>

@@ -8,12 +8,10 @@
 #include <cmh/aux_counters.hpp>
 #include <cmh/blackhole.hpp>
 #include <cmh/control.hpp>
-#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/loop_interface.hpp>
 #include <cmh/detail/type_list.hpp>
-#include <cmh/params.hpp>
 #include <cmh/state.hpp>
 
-#include <mutex>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -196,7 +194,7 @@ template <class Closure, Fixture F, std::size_t K>
     if constexpr (S::cmh_scope == Scope::thread) {
       call_fixture<Closure, S, F>(self, v);
     } else {
-      std::lock_guard<std::mutex> hold(*v.locks[K]);
+      StateLockGuard hold(v.locks[K]);
       call_fixture<Closure, S, F>(self, v);
     }
   }

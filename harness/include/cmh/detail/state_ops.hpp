@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The type-erased operations of one state type in one benchmark's closure
-// (StateOps): creation in padded, 128-byte aligned storage with its parameters
-// injected, destruction, and the trial- and iteration-level fixtures; plus
-// what a state adds to a member's description (parameter declarations and
-// checks, aux counter names).
+// The type-erased operations of one state type in one benchmark's closure:
+// creation in padded, 128-byte aligned storage with its parameters injected,
+// destruction, and the trial- and iteration-level fixtures; gathered with the
+// state's parameter and aux counter tables into a constant StateDescriptor.
+// Only what depends on the state's type is here; lookups, messages and sorting
+// are the library's (descriptors.hpp).
 #pragma once
 
 #include <cmh/aux_counters.hpp>
-#include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/descriptors.hpp>
+#include <cmh/detail/loop_interface.hpp>
 #include <cmh/detail/state_graph.hpp>
 #include <cmh/param.hpp>
 #include <cmh/state.hpp>
 
-#include <algorithm>
+#include <cstddef>
 #include <new>
-#include <string>
 #include <string_view>
 #include <tuple>
 #include <typeinfo>
@@ -35,35 +36,66 @@ constexpr std::size_t state_bytes() {
   return (sizeof(S) + state_align<S>() - 1) / state_align<S>() * state_align<S>();
 }
 
-template <class S, class Spec>
-void inject_param(S& s, const Spec& spec, const ParamValues& values) {
-  using M = typename Spec::Member;
-  std::string_view text;
-  bool found = false;
-  for (const auto& [key, value] : values) {
-    if (key == spec.name) {
-      text = value;
-      found = true;
-      break;
-    }
-  }
-  if (!found) {
-    if constexpr (std::tuple_size_v<decltype(spec.defaults)> == 0) {
-      throw ParamError("parameter '" + std::string(spec.name) + "' has no value");
-    } else {
-      text = spec.defaults[0];
-    }
-  }
-  if (!parse_param(text, s.*spec.member)) {
-    throw ParamError("parameter '" + std::string(spec.name) + "': '" + std::string(text) +
-                     "' is not a valid " + param_type_name<M>());
-  }
+template <class M>
+bool accepts_param(std::string_view text) {
+  M value{};
+  return parse_param(text, value);
 }
+
+// ---- The constant tables of one state ----
+
+template <class S>
+constexpr std::size_t param_count() {
+  if constexpr (HasParams<S>) return std::tuple_size_v<std::remove_cvref_t<decltype(S::params.specs)>>;
+  else return 0;
+}
+
+/// Parameter K of state S; its defaults point into S::params itself.
+template <class S, std::size_t K>
+constexpr ParamDescriptor describe_param() {
+  constexpr auto& spec = std::get<K>(S::params.specs);
+  using M = typename std::remove_cvref_t<decltype(spec)>::Member;
+  constexpr std::size_t n = std::tuple_size_v<std::remove_cvref_t<decltype(spec.defaults)>>;
+  const std::string_view* defaults = nullptr;
+  if constexpr (n > 0) defaults = spec.defaults.data();
+  return ParamDescriptor{spec.name, defaults, n, param_type_label<M>(), &typeid(M), &accepts_param<M>};
+}
+
+/// The parameter table of state S (one spare entry: never zero-sized).
+template <class S, class K = std::make_index_sequence<param_count<S>()>>
+struct ParamTable;
+template <class S, std::size_t... K>
+struct ParamTable<S, std::index_sequence<K...>> {
+  static constexpr std::size_t size = sizeof...(K);
+  static constexpr ParamDescriptor items[size + 1] = {describe_param<S, K>()..., {}};
+};
+
+template <class S, std::size_t K>
+constexpr AuxDescriptor describe_aux() {
+  constexpr auto& spec = std::get<K>(S::counters.specs);
+  return AuxDescriptor{spec.name, spec.events};
+}
+
+/// The aux counter table of state S (one spare entry: never zero-sized).
+template <class S, class K = std::make_index_sequence<aux_counter_count<S>()>>
+struct AuxTable;
+template <class S, std::size_t... K>
+struct AuxTable<S, std::index_sequence<K...>> {
+  static constexpr std::size_t size = sizeof...(K);
+  static constexpr AuxDescriptor items[size + 1] = {describe_aux<S, K>()..., {}};
+};
 
 template <class S>
 void destroy_state(void* p) noexcept {
   static_cast<S*>(p)->~S();
   ::operator delete(p, std::align_val_t{state_align<S>()});
+}
+
+template <class S, std::size_t K>
+void inject_param(S& s, const ParamValues& values) {
+  const ParamDescriptor& p = ParamTable<S>::items[K];
+  const std::string_view text = param_text(values, p);
+  if (!parse_param(text, s.*(std::get<K>(S::params.specs).member))) throw_bad_param_value(p, text);
 }
 
 template <class S>
@@ -78,7 +110,9 @@ void* create_state(const ParamValues& values) {
   }
   if constexpr (HasParams<S>) {
     try {
-      std::apply([&](const auto&... spec) { (inject_param(*s, spec, values), ...); }, S::params.specs);
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        (inject_param<S, K>(*s, values), ...);
+      }(std::make_index_sequence<ParamTable<S>::size>{});
     } catch (...) {
       destroy_state<S>(s);
       throw;
@@ -87,54 +121,27 @@ void* create_state(const ParamValues& values) {
   return s;
 }
 
-template <class M>
-bool accepts_param(std::string_view text) {
-  M value{};
-  return parse_param(text, value);
+template <class Closure, class S, Fixture F>
+constexpr FixtureFn fixture_of() {
+  if constexpr (FixtureOf<S, F>::present) return &fixture_thunk<Closure, S, F>;
+  else return nullptr;
 }
 
 template <class Closure, class S>
-StateOps make_state_ops() {
-  StateOps ops;
-  ops.type = &typeid(S);
-  ops.scope = S::cmh_scope;
-  ops.create = &create_state<S>;
-  ops.destroy = &destroy_state<S>;
-  if constexpr (FixtureOf<S, Fixture::setup_trial>::present)
-    ops.setup_trial = &fixture_thunk<Closure, S, Fixture::setup_trial>;
-  if constexpr (FixtureOf<S, Fixture::setup_iteration>::present)
-    ops.setup_iteration = &fixture_thunk<Closure, S, Fixture::setup_iteration>;
-  if constexpr (FixtureOf<S, Fixture::teardown_iteration>::present)
-    ops.teardown_iteration = &fixture_thunk<Closure, S, Fixture::teardown_iteration>;
-  if constexpr (FixtureOf<S, Fixture::teardown_trial>::present)
-    ops.teardown_trial = &fixture_thunk<Closure, S, Fixture::teardown_trial>;
-  ops.invocation_fixtures = kHasInvocationFixtures<S>;
-  return ops;
-}
-
-/// Adds the parameter declarations and aux counters of state S to a member's code.
-template <class S>
-void describe_state(MemberCode& m) {
-  if constexpr (HasParams<S>) {
-    std::apply(
-        [&](const auto&... spec) {
-          auto add = [&](const auto& p) {
-            using M = typename std::remove_cvref_t<decltype(p)>::Member;
-            ParamDecl decl{std::string(p.name), {}, param_type_name<M>()};
-            for (auto d : p.defaults) decl.defaults.emplace_back(d);
-            m.param_checks.push_back({decl.name, decl.type_name, &accepts_param<M>});
-            const bool known = std::any_of(m.params.begin(), m.params.end(),
-                                           [&](const ParamDecl& x) { return x.name == decl.name; });
-            if (!known) m.params.push_back(std::move(decl));
-          };
-          (add(spec), ...);
-        },
-        S::params.specs);
-  }
-  if constexpr (HasAuxCounters<S>) {
-    std::apply([&](const auto&... spec) { (m.aux_counters.push_back({std::string(spec.name), spec.events}), ...); },
-               S::counters.specs);
-  }
+constexpr StateDescriptor describe_state() {
+  return StateDescriptor{&typeid(S),
+                         S::cmh_scope,
+                         &create_state<S>,
+                         &destroy_state<S>,
+                         fixture_of<Closure, S, Fixture::setup_trial>(),
+                         fixture_of<Closure, S, Fixture::setup_iteration>(),
+                         fixture_of<Closure, S, Fixture::teardown_iteration>(),
+                         fixture_of<Closure, S, Fixture::teardown_trial>(),
+                         kHasInvocationFixtures<S>,
+                         ParamTable<S>::items,
+                         ParamTable<S>::size,
+                         AuxTable<S>::items,
+                         AuxTable<S>::size};
 }
 
 }  // namespace cmh::detail
