@@ -18,7 +18,7 @@
 #
 # cmh_install_package() (called once, at the end of the top-level CMakeLists.txt) writes
 # cmhConfig.cmake, cmhConfigVersion.cmake, cmhTargets.cmake, cmh.pc, cmh-main.pc,
-# cmh-alloc.pc and sets up CPack for `cpack -G DEB` (make deb).
+# cmh-alloc.pc, cmh-gbench.pc, cmh-gbench-main.pc and sets up CPack for `cpack -G DEB` (make deb).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -73,7 +73,7 @@ function(cmh_install_package)
   set(pcdir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
   file(RELATIVE_PATH CMH_PC_PREFIX /${pcdir} /)
   string(REGEX REPLACE "/$" "" CMH_PC_PREFIX "${CMH_PC_PREFIX}")
-  foreach(pc cmh cmh-main cmh-alloc)
+  foreach(pc cmh cmh-main cmh-alloc cmh-gbench cmh-gbench-main)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in ${PROJECT_BINARY_DIR}/package/${pc}.pc @ONLY)
     install(FILES ${PROJECT_BINARY_DIR}/package/${pc}.pc DESTINATION ${pcdir})
   endforeach()

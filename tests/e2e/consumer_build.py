@@ -1,14 +1,18 @@
 """Consumer tests: cmh used from a user's own project, out of tree, as README's "Use cmh
 in your project" says. Each step configures, builds and runs a small separate project
 (tests/consumer/) with one benchmark and -prof alloc, and checks that the benchmark ran
-and that alloc.rate.norm is exactly 4000 B/op (std::vector<int>(1000)). It also checks
+and that alloc.rate.norm is exactly 4000 B/op (std::vector<int>(1000)). find_package and
+pkg_config also build a Google Benchmark suite (tests/consumer/gbench.cpp, BENCHMARK_MAIN)
+against the installed cmh::gbench_main / cmh-gbench-main and run it under cmh the same way:
+its <benchmark/benchmark.h> must be cmh's, although Google Benchmark's is in /usr/include. It also checks
 what cmh must not do to the user's build: change the build type, build its tests,
 samples or sanitizer twins, show warnings, or put its private include directories and
 dependencies (harness/src, fmt, nlohmann_json) on the user's compile line.
 
   --step install           cmake --install the parent build into --prefix (the fixture)
-  --step find_package      tests/consumer/find_package against --prefix (+ custom main)
-  --step pkg_config        c++ $(pkg-config --cflags --libs cmh-main cmh-alloc) against --prefix
+  --step find_package      tests/consumer/find_package against --prefix (+ custom main, + gbench)
+  --step pkg_config        c++ $(pkg-config --cflags --libs cmh-main cmh-alloc) against --prefix,
+                           and the gbench suite with $(pkg-config --cflags --libs cmh-gbench-main)
   --step add_subdirectory  tests/consumer/add_subdirectory on cmh's sources
   --step fetchcontent      tests/consumer/fetchcontent (SOURCE_DIR) on cmh's sources"""
 import argparse
@@ -54,42 +58,45 @@ def sh(cmd, timeout, env=None, cwd=None):
     return proc
 
 
-def check_run(exe, label):
+def check_run(exe, label, bench="Consumer.vector"):
     """Runs one benchmark of the consumer's executable, forked, with -prof alloc."""
     result = os.path.join(WORK, f"{label}.json")
-    proc = t.run(exe, ["Consumer.vector", "-f", "1", "-wi", "1", "-i", "2", "-w", "50ms", "-r", "100ms",
+    proc = t.run(exe, [bench, "-f", "1", "-wi", "1", "-i", "2", "-w", "50ms", "-r", "100ms",
                        "-prof", "alloc", "-rf", "json", "-rff", result], timeout=300, check_exit=0)
     rows = {r["Benchmark"]: r for r in t.summary_rows(proc.stdout)}
-    norm_row = rows.get("Consumer.vector:alloc.rate.norm")
-    if not t.check("Consumer.vector" in rows and norm_row is not None,
-                   f"{label}: no summary rows for Consumer.vector\n{proc.stdout[-3000:]}"):
+    norm_row = rows.get(f"{bench}:alloc.rate.norm")
+    if not t.check(bench in rows and norm_row is not None, f"{label}: no summary rows for {bench}\n{proc.stdout[-3000:]}"):
         return
     norm = t.score(norm_row["Score"])
-    print(f"{label}: Consumer.vector {rows['Consumer.vector']['Score']} {rows['Consumer.vector']['Units']}, "
-          f"alloc.rate.norm = {norm} B/op")
+    print(f"{label}: {bench} {rows[bench]['Score']} {rows[bench]['Units']}, alloc.rate.norm = {norm} B/op")
     t.check(norm == 4000.0, f"{label}: alloc.rate.norm = {norm} in the summary, expected exactly 4000 B/op")
     try:
         with open(result) as f:
-            entry = next(e for e in json.load(f) if e["benchmark"].endswith("Consumer.vector"))
+            entry = next(e for e in json.load(f) if e["benchmark"].endswith(bench))
         score = entry["secondaryMetrics"]["alloc.rate.norm"]["score"]
         primary = entry["primaryMetric"]["score"]
     except (OSError, ValueError, StopIteration, KeyError) as e:
-        t.fail(f"{label}: {result}: no Consumer.vector alloc.rate.norm ({e!r})")
+        t.fail(f"{label}: {result}: no {bench} alloc.rate.norm ({e!r})")
         return
     t.check(primary > 0, f"{label}: primary score {primary} in {result}")
     t.check(abs(score - 4000.0) <= 1e-9 * 4000.0, f"{label}: alloc.rate.norm = {score!r} in {result}, expected 4000")
 
 
-def check_compile_line(build, label):
+def check_compile_line(build, label, source="bench.cpp"):
     """The user's benchmark is compiled with cmh's public include directory only."""
     try:
         with open(os.path.join(build, "compile_commands.json")) as f:
-            commands = [c["command"] for c in json.load(f) if c["file"].endswith("consumer/bench.cpp")]
+            commands = [c["command"] for c in json.load(f) if c["file"].endswith("consumer/" + source)]
     except (OSError, ValueError, KeyError) as e:
         t.fail(f"{label}: compile_commands.json: {e!r}")
         return
-    if not t.check(commands, f"{label}: bench.cpp is not in compile_commands.json"):
+    if not t.check(commands, f"{label}: {source} is not in compile_commands.json"):
         return
+    check_flags(commands, label)
+
+
+def check_flags(commands, label):
+    """No private include directory, dependency or warning flag of cmh's on the user's compile line."""
     for command in commands:
         for leak in ("harness/src", "profilers/src", "allocator/src", "FMT_", "nlohmann", "-Wall", "-Wextra"):
             t.check(leak not in command, f"{label}: the user's compile line holds {leak!r}: {command}")
@@ -119,6 +126,19 @@ def configure_and_build(project, build, extra, build_type):
     return built
 
 
+GBENCH = "BM_consumer_vector"
+
+
+def check_gbench_include(build, label):
+    """The gbench suite is compiled with the installed include/cmh/gbench ahead of everything."""
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        commands = [c["command"] for c in json.load(f) if c["file"].endswith("consumer/gbench.cpp")]
+    wanted = os.path.join(args.prefix, "include", "cmh", "gbench")
+    for command in commands:
+        t.check(f"-I{wanted}" in command or f"-isystem {wanted}" in command,
+                f"{label}: {wanted} is not on the gbench suite's compile line: {command}")
+
+
 os.makedirs(WORK, exist_ok=True)
 step = args.step
 if step == "install":
@@ -128,7 +148,10 @@ if step == "install":
                     "include/cmh/detail/loop_interface.hpp", "lib/libcmh.a",
                     "lib/libcmh_main.a", "lib/libcmhalloc.so", "lib/cmake/cmh/cmhConfig.cmake",
                     "lib/cmake/cmh/cmhConfigVersion.cmake", "lib/cmake/cmh/cmhTargets.cmake",
-                    "lib/pkgconfig/cmh.pc", "lib/pkgconfig/cmh-main.pc", "lib/pkgconfig/cmh-alloc.pc"):
+                    "lib/pkgconfig/cmh.pc", "lib/pkgconfig/cmh-main.pc", "lib/pkgconfig/cmh-alloc.pc",
+                    # Google Benchmark's header, where it cannot clash with Google Benchmark's own
+                    "include/cmh/gbench/benchmark/benchmark.h", "lib/libcmh_gbench.a", "lib/libcmh_gbench_main.a",
+                    "lib/pkgconfig/cmh-gbench.pc", "lib/pkgconfig/cmh-gbench-main.pc"):
             t.check(os.path.exists(os.path.join(args.prefix, rel)), f"install: {rel} is missing")
         libs = os.listdir(os.path.join(args.prefix, "lib"))
         t.check(any(n.startswith("libcmh.so.") for n in libs), f"install: no libcmh.so.<version> in {libs}")
@@ -142,6 +165,9 @@ elif step == "find_package":
         check_compile_line(build, step)
         check_run(os.path.join(build, "mybench"), "find_package, cmh_add_benchmark")
         check_run(os.path.join(build, "mybench-custom-main"), "find_package, custom main")
+        check_compile_line(build, step + " gbench", "gbench.cpp")
+        check_gbench_include(build, "find_package")
+        check_run(os.path.join(build, "mygbench"), "find_package, cmh::gbench_main", GBENCH)
 elif step == "pkg_config":
     env = {"PKG_CONFIG_PATH": os.path.join(args.prefix, "lib", "pkgconfig")}
     flags = sh([args.pkg_config, "--cflags", "--libs", "cmh-main", "cmh-alloc"], timeout=30, env=env)
@@ -159,6 +185,18 @@ elif step == "pkg_config":
                 for lib in ("libcmh.so.0", "libcmhalloc.so"):
                     t.check(f"[{lib}]" in needed.stdout, f"pkg_config: {exe} does not need {lib}")
             check_run(exe, "pkg-config, libcmh.so + libcmhalloc.so")
+    gflags = sh([args.pkg_config, "--cflags", "--libs", "cmh-gbench-main"], timeout=30, env=env)
+    if gflags is not None:
+        print("pkg-config --cflags --libs cmh-gbench-main:", gflags.stdout.strip())
+        includes = [os.path.normpath(f[2:]) for f in shlex.split(gflags.stdout) if f.startswith("-I")]
+        t.check(includes[:1] == [os.path.normpath(os.path.join(args.prefix, "include", "cmh", "gbench"))],
+                f"pkg_config: cmh-gbench-main's flags do not put include/cmh/gbench first: {includes}")
+        exe = os.path.join(WORK, "mygbench-pc")
+        cmd = ([args.cxx, "-std=c++20", "-O2", os.path.join(PROJECTS, "gbench.cpp"), "-o", exe]
+               + shlex.split(gflags.stdout) + [f"-Wl,-rpath,{os.path.join(args.prefix, 'lib')}"])
+        check_flags([shlex.join(cmd)], "pkg_config gbench")
+        if sh(cmd, timeout=600) is not None:
+            check_run(exe, "pkg-config, cmh-gbench-main", GBENCH)
 else:
     build = os.path.join(WORK, "build")
     # No build type: cmh must not set one (it would in its own tree), and an unoptimised

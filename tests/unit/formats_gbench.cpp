@@ -184,6 +184,34 @@ TEST_CASE("formats gbench: names are unique per benchmark x mode x params, famil
   CHECK(rows_of(doc, "Sample_01.hello/mode:avgt").size() == 6);
 }
 
+/// A benchmark registered at run time under its own framework's name (cmh::gbench's instances).
+static BenchmarkRunResult foreign_run(const std::string& name, int threads, std::vector<std::pair<std::string, std::string>> params) {
+  BenchmarkRunResult run;
+  run.params = testing::params_of("", "", BenchmarkMode::average_time, TimeUnit::ns);
+  run.params.benchmark = run.params.group = name;
+  run.params.threads = threads;
+  run.params.params = std::move(params);
+  run.forks.push_back(testing::fork_of(1, {testing::iteration(1, 2.0, "ns/op")}));
+  return run;
+}
+
+TEST_CASE("formats gbench: a Google Benchmark instance keeps Google Benchmark's name unless two runs share it") {
+  RunResults results;
+  results.benchmarks.push_back(foreign_run("BM_pairs/a:1/b:2", 1, {{"a", "1"}, {"b", "2"}}));
+  results.benchmarks.push_back(foreign_run("BM_threads/threads:2", 2, {}));
+  results.benchmarks.push_back(foreign_run("BM_plain", 4, {}));  // -t 4 on an instance without Threads()
+  // -p arg0=64,4096: two runs of one instance must stay apart.
+  results.benchmarks.push_back(foreign_run("BM_memcpy/64", 1, {{"arg0", "64"}}));
+  results.benchmarks.push_back(foreign_run("BM_memcpy/64", 1, {{"arg0", "4096"}}));
+  const Json doc = render(results);
+  CHECK(rows_of(doc, "BM_pairs/a:1/b:2").size() == 1);
+  CHECK(rows_of(doc, "BM_threads/threads:2").size() == 1);
+  CHECK(rows_of(doc, "BM_plain/threads:4").size() == 1);
+  CHECK(rows_of(doc, "BM_memcpy/64/arg0:64/mode:avgt").size() == 1);
+  CHECK(rows_of(doc, "BM_memcpy/64/arg0:4096/mode:avgt").size() == 1);
+  CHECK(doc["benchmarks"].size() == 5);
+}
+
 TEST_CASE("formats gbench: units compare.py cannot read become seconds, zero throughput is null") {
   RunResults results;
   BenchmarkRunResult slow;

@@ -158,6 +158,21 @@ std::string run_name(const BenchmarkParams& p) {
   return name;
 }
 
+/// A benchmark named by its own framework (registered at run time with no member name, as
+/// cmh::gbench registers Google Benchmark's instances) keeps that name, "BM_x/8/threads:2",
+/// so that compare.py matches it with the same suite's Google Benchmark file. The
+/// /param:value and /mode: parts come back only when two runs in the file would share it
+/// (-p with several values, -bm all); threads only when the name does not say them already.
+std::string foreign_run_name(const BenchmarkParams& p, bool shared) {
+  if (shared) return run_name(p);
+  std::string name = p.benchmark;
+  const std::string threads = "/threads:" + std::to_string(p.threads);
+  if (p.threads != 1 && name.find(threads) == std::string::npos) name += threads;
+  return name;
+}
+
+bool named_by_its_framework(const BenchmarkParams& p) { return p.name.empty() && p.group_members.empty(); }
+
 /// Keys Google Benchmark reserves in a row; a counter with such a label gets a prefix.
 std::string counter_key(const std::string& label) {
   static const char* const kReserved[] = {"name", "family_index", "per_family_instance_index", "run_name",
@@ -281,11 +296,13 @@ Json context_json(const RunResults& results, const model::RunContext& ctx, const
 std::string render_gbench_json(const RunResults& results, const model::RunContext& ctx, const MachineInfo& machine) {
   Json rows = Json::array();
   std::map<std::string, std::pair<int, int>> families;  // benchmark -> (family index, instances so far)
+  std::map<std::string, int> runs_of;                    // benchmark -> its runs in this file
+  for (const auto& run : results.benchmarks) ++runs_of[run.params.benchmark];
   for (const auto& run : results.benchmarks) {
     const BenchmarkParams& p = run.params;
     auto [family, inserted] = families.try_emplace(p.benchmark, static_cast<int>(families.size()), 0);
     RowIdentity id;
-    id.name = run_name(p);
+    id.name = named_by_its_framework(p) ? foreign_run_name(p, runs_of[p.benchmark] > 1) : run_name(p);
     id.family_index = family->second.first;
     id.instance_index = family->second.second++;
     id.repetitions = std::max(1, p.forks);
