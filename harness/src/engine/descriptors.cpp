@@ -37,20 +37,7 @@ void describe_state(const StateDescriptor& s, MemberCode& m) {
 bool register_benchmark_code(const BenchmarkDescriptor& d) {
   MemberCode m;
   m.name = d.group_member ? d.member : d.name;
-  for (std::size_t i = 0; i < d.state_count; ++i) {
-    const StateDescriptor& s = d.states[i];
-    StateOps ops;
-    ops.type = s.type;
-    ops.scope = s.scope;
-    ops.create = s.create;
-    ops.destroy = s.destroy;
-    ops.setup_trial = s.setup_trial;
-    ops.setup_iteration = s.setup_iteration;
-    ops.teardown_iteration = s.teardown_iteration;
-    ops.teardown_trial = s.teardown_trial;
-    ops.invocation_fixtures = s.invocation_fixtures;
-    m.states.push_back(ops);
-  }
+  for (std::size_t i = 0; i < d.state_count; ++i) m.states.push_back(d.states[i].ops);
   for (std::size_t i = 0; i < d.state_count; ++i) describe_state(d.states[i], m);
   std::sort(m.params.begin(), m.params.end(), [](const ParamDecl& a, const ParamDecl& b) { return a.name < b.name; });
   m.loop = d.loop;

@@ -7,6 +7,7 @@
 // loop with the benchmark body inlined.
 #pragma once
 
+#include <cmh/detail/descriptors.hpp>
 #include <cmh/detail/loop_interface.hpp>
 #include <cmh/histogram.hpp>
 #include <cmh/options.hpp>
@@ -31,19 +32,6 @@ namespace cmh::detail {
 class StateLock {
  public:
   std::mutex mutex;
-};
-
-/// One state type of a member's closure.
-struct StateOps {
-  const std::type_info* type = nullptr;
-  Scope scope = Scope::thread;
-  void* (*create)(const ParamValues& values) = nullptr;  ///< throws on a bad parameter value
-  void (*destroy)(void* self) noexcept = nullptr;
-  FixtureFn setup_trial = nullptr;
-  FixtureFn setup_iteration = nullptr;
-  FixtureFn teardown_iteration = nullptr;
-  FixtureFn teardown_trial = nullptr;
-  bool invocation_fixtures = false;
 };
 
 struct ParamCheck {

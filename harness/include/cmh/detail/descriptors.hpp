@@ -35,8 +35,9 @@ struct AuxDescriptor {
   bool events = false;
 };
 
-/// One state type of a body's closure, with its type-erased operations.
-struct StateDescriptor {
+/// One state type of a member's closure: its type-erased operations, as the engine
+/// keeps them (MemberCode::states).
+struct StateOps {
   const std::type_info* type = nullptr;
   Scope scope = Scope::thread;
   void* (*create)(const ParamValues& values) = nullptr;  ///< throws on a bad parameter value
@@ -46,6 +47,11 @@ struct StateDescriptor {
   FixtureFn teardown_iteration = nullptr;
   FixtureFn teardown_trial = nullptr;
   bool invocation_fixtures = false;
+};
+
+/// One state type of a body's closure: its operations and what it declares.
+struct StateDescriptor {
+  StateOps ops;
   const ParamDescriptor* params = nullptr;
   std::size_t param_count = 0;
   const AuxDescriptor* aux = nullptr;

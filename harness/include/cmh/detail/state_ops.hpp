@@ -129,19 +129,12 @@ constexpr FixtureFn fixture_of() {
 
 template <class Closure, class S>
 constexpr StateDescriptor describe_state() {
-  return StateDescriptor{&typeid(S),
-                         S::cmh_scope,
-                         &create_state<S>,
-                         &destroy_state<S>,
-                         fixture_of<Closure, S, Fixture::setup_trial>(),
-                         fixture_of<Closure, S, Fixture::setup_iteration>(),
-                         fixture_of<Closure, S, Fixture::teardown_iteration>(),
-                         fixture_of<Closure, S, Fixture::teardown_trial>(),
-                         kHasInvocationFixtures<S>,
-                         ParamTable<S>::items,
-                         ParamTable<S>::size,
-                         AuxTable<S>::items,
-                         AuxTable<S>::size};
+  return StateDescriptor{StateOps{&typeid(S), S::cmh_scope, &create_state<S>, &destroy_state<S>,
+                                  fixture_of<Closure, S, Fixture::setup_trial>(),
+                                  fixture_of<Closure, S, Fixture::setup_iteration>(),
+                                  fixture_of<Closure, S, Fixture::teardown_iteration>(),
+                                  fixture_of<Closure, S, Fixture::teardown_trial>(), kHasInvocationFixtures<S>},
+                         ParamTable<S>::items, ParamTable<S>::size, AuxTable<S>::items, AuxTable<S>::size};
 }
 
 }  // namespace cmh::detail
