@@ -2,8 +2,8 @@
 // Collections. C++ frees explicitly, so a "collection" is the allocator's own
 // reclamation work: one episode that drains frees made by other threads, retires empty
 // pages or regions, adopts an exited thread's heap, or returns memory to the OS after
-// the decay time. Episodes run on slow paths only (never on a background thread) and in
-// cmh_alloc_collect(); each is counted once and timed (Episode, internal.hpp).
+// the decay time. Episodes run on slow paths, in cmh_alloc_collect() and on the purge
+// thread (purge.cpp); each is counted once and timed (Episode, internal.hpp).
 #include "internal.hpp"
 
 namespace cmh::allocator {
@@ -81,6 +81,7 @@ void heap_maintain(Heap* heap, Episode& episode) {
   // back to the OS now rather than one more decay time later.
   const bool was_away = heap->last_maintenance != 0 && now - heap->last_maintenance >= decay;
   heap->last_maintenance = now;
+  heap->active_at.store(now, std::memory_order_relaxed);
   ++heap->maintenance_epoch;
   // Frees other threads made into this heap's pages, and pages that emptied, come back
   // here even if this thread never runs out of blocks again (a producer whose consumer
@@ -93,6 +94,7 @@ void heap_maintain(Heap* heap, Episode& episode) {
   release_empty_regions(heap, true, now);
   episode.purged(node_pools_purge(now, was_away));
   collect_pooled(now, false, episode);
+  if (CMH_UNLIKELY(purge_thread_wanted())) purge_thread_start();  // a fork child's
 }
 
 void collect_everything() {
@@ -100,7 +102,11 @@ void collect_everything() {
   if (!self) self = thread_heap_init();
   Episode episode(self);
   episode.note(kGcExplicit);
-  if (self) heap_collect(self, CollectMode::kForce, episode);
+  if (self) {
+    LockGuard guard(self->lock);
+    heap_collect(self, CollectMode::kForce, episode);
+    reclaim_live_heaps(self, episode);
+  }
   collect_pooled(episode.now(), true, episode);
   {
     LockGuard guard(bootstrap_lock());

@@ -45,6 +45,8 @@ CMH_INLINE void free_fast(void* p) {
         auto* block = static_cast<Block*>(p);
         block->next = page->local_free;
         page->local_free = block;
+        // Compiler-only: the list store lands before `used` drops (purge.cpp reads `used`).
+        std::atomic_signal_fence(std::memory_order_release);
         if (CMH_LIKELY(--page->used != 0)) return;
         // The only page of its class stays; others wait a little, then retire.
         if (page->next == nullptr && page->prev == nullptr) return;

@@ -81,6 +81,7 @@ void remote_free(Page* page, Block* block) {
 }
 
 void local_free(Heap* heap, Page* page, Block* block) {
+  LockGuard guard(heap->lock);  // may move the page between queues: the slow-path rule
   block->next = page->local_free;
   page->local_free = block;
   if (page->flags & kInFull) {
@@ -105,7 +106,7 @@ void local_free(Heap* heap, Page* page, Block* block) {
       Episode episode(heap);
       large_became_empty(heap, page, episode);
     } else if (page->next || page->prev) {
-      page_became_empty(heap, page);
+      page_became_empty_locked(heap, page);
     }
   }
 }
@@ -121,6 +122,7 @@ bool charge_growth(Page* page, size_t size) {
 }
 
 bool grow_large_in_place(Heap* heap, Page* page, size_t size) {
+  LockGuard guard(heap->lock);
   const size_t new_slices = (size + kSliceSize - 1) / kSliceSize;
   if (size > g_space.region_size / 2 || new_slices <= page->slice_count) return false;
   const size_t slice = page_slice(page);

@@ -450,8 +450,7 @@ bool page_try_retire(Heap* heap, Page* page, Episode& episode) {
   region_give_slices(r, slice - region_first_slice(r), count, episode.now());
   uncharge_in_use(info.node, page->charged);
   page->charged = 0;
-  heap->counters.pages_retired.store(heap->counters.pages_retired.load(std::memory_order_relaxed) + 1,
-                                     std::memory_order_relaxed);
+  heap->counters.pages_retired.fetch_add(1, std::memory_order_relaxed);  // the owner or a reclaimer
   if (was_full) {
     region_list_remove(heap, r);
     region_list_push(heap, r, kListAvail);
@@ -464,6 +463,15 @@ bool page_try_retire(Heap* heap, Page* page, Episode& episode) {
 }
 
 void page_became_empty(Heap* heap, Page* page) {
+  LockGuard guard(heap->lock);
+  // Between the fast path's last free and this lock, the purge thread may have retired it.
+  if (page->heap.load(std::memory_order_relaxed) != heap || page->used != 0 || page->queue != kQueueClass ||
+      (page->next == nullptr && page->prev == nullptr))
+    return;
+  page_became_empty_locked(heap, page);
+}
+
+void page_became_empty_locked(Heap* heap, Page* page) {
   // Not retired at once: a page that empties is often refilled soon (a batch of frees
   // followed by a batch of mallocs). It waits kRetireDelay slow-path calls.
   if (heap->retiring_count == 8) {
@@ -478,7 +486,8 @@ void page_became_empty(Heap* heap, Page* page) {
 void retiring_process(Heap* heap, Episode& episode, bool all) {
   for (uint32_t i = 0; i < heap->retiring_count;) {
     Page* page = heap->retiring[i];
-    const bool still_empty = page->used == 0 && page->queue == kQueueClass && (page->next || page->prev);
+    const bool still_empty = page->heap.load(std::memory_order_relaxed) == heap && page->used == 0 &&
+                             page->queue == kQueueClass && (page->next || page->prev);
     if (!still_empty || all || heap->slow_calls - heap->retiring_stamp[i] >= kRetireDelay) {
       heap->retiring[i] = heap->retiring[--heap->retiring_count];
       heap->retiring_stamp[i] = heap->retiring_stamp[heap->retiring_count];
@@ -555,6 +564,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   }
   if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first && take_quick_path(heap)) {
     // A large block freed a moment ago comes back without further slow-path work.
+    LockGuard guard(heap->lock);
     bool refused = false;
     if (Page* page = large_from_cache(heap, size, &refused)) {
       bool is_zero = false;
@@ -564,23 +574,28 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       return p;
     }
   }
-  Episode episode(heap);
-  heap_slow_tick(heap, episode);
+  void* p = nullptr;
   bool is_zero = false;
-  void* p = alloc_block(heap, size, &is_zero, episode);
-  if (CMH_UNLIKELY(!p) && size <= g_hot.size) {
-    // Out of memory: collect everything we can reach, then try once more.
-    heap_collect(heap, CollectMode::kForce, episode);
-    collect_pooled(episode.now(), true, episode);
-    tls_limit_refused = false;
+  {
+    Episode episode(heap);
+    LockGuard guard(heap->lock);
+    heap_slow_tick(heap, episode);
     p = alloc_block(heap, size, &is_zero, episode);
-    if (!p) {
-      heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      return out_of_memory(size);
+    if (CMH_UNLIKELY(!p) && size <= g_hot.size) {
+      // Out of memory: collect everything we can reach, other live threads' free pages
+      // included, then try once more.
+      heap_collect(heap, CollectMode::kForce, episode);
+      collect_pooled(episode.now(), true, episode);
+      reclaim_live_heaps(heap, episode);
+      tls_limit_refused = false;
+      p = alloc_block(heap, size, &is_zero, episode);
+      if (!p) heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
+    if (p) count_slow(heap, counted, p);
   }
-  if (CMH_UNLIKELY(!p)) return out_of_memory(size);  // larger than the whole heap: no collection helps
-  count_slow(heap, counted, p);
+  // The out-of-memory hook may allocate: called with no lock held (except the bootstrap
+  // lock, which a heap without an owner thread is used under).
+  if (CMH_UNLIKELY(!p)) return out_of_memory(size);
   if (zero && !is_zero) memset(p, 0, size);
   return p;
 }
@@ -590,6 +605,7 @@ void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) { return
 
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
+    if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, 0);
     heap = thread_heap_init();
     if (!heap) return bootstrap_alloc(size, counted, zero, 0);
   }
@@ -626,6 +642,7 @@ void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {
 
 void* heap_alloc_aligned(Heap* heap, size_t align, size_t size) {
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
+    if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, align);
     heap = thread_heap_init();
     if (!heap) return bootstrap_alloc(size, size, false, align);
   }

@@ -14,6 +14,7 @@
 #include "config.hpp"
 #include "page.hpp"
 #include "region.hpp"
+#include "spin_lock.hpp"
 
 namespace cmh::allocator {
 
@@ -63,7 +64,11 @@ struct Heap {
   // One tally per logical node of the serving page; written by the owner only (relaxed
   // atomic stores), read by anyone. Entries >= g_space.node_count stay 0.
   uint64_t tally[kMaxNodes] = {};
-  // ---- slow path (owner only)
+  // ---- slow path: the owner, under `lock`. The fast paths (and the quick refill of a
+  // class's current page from its own frees) take no lock: whoever else holds `lock` (the
+  // purge thread, an -Xmx reclaim) touches only what they cannot reach (purge.cpp).
+  SpinLock lock;
+  std::atomic<uint64_t> active_at{0};  // when the owner last ran its periodic work
   PageQueue queues[kClassCount];
   PageQueue full;
   PageQueue large_cache;

@@ -57,8 +57,10 @@ void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero);
 /// Power-of-two `align` > 16; counts `size`.
 void* heap_alloc_aligned(Heap* heap, size_t align, size_t size);
 void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size);
-/// Called by the free fast path when a page's last block came back and it is not alone.
+/// Called by the free fast path when a page's last block came back and it is not alone
+/// (takes the heap's lock); the _locked form for a caller that holds it.
 void page_became_empty(Heap* heap, Page* page);
+void page_became_empty_locked(Heap* heap, Page* page);
 void heap_fold(Heap* heap);
 /// Counts one allocation of `bytes` (the block at `block`, for its node) straight into the
 /// folded totals (the owner only).
@@ -75,6 +77,25 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now);
 void retiring_clear(Heap* heap);
 void retiring_process(Heap* heap, Episode& episode, bool all);
 void update_direct(Heap* heap, size_t size_class);
+
+// ---- purge.cpp: reclaiming a heap its owner is not working on, the purge thread ----
+/// With `heap->lock` held while its owner may run its lock-free fast paths: retires what
+/// those cannot reach (pages wholly freed that are not a class's current page, full pages
+/// that other threads' frees emptied, cached large blocks, empty regions) and purges the
+/// heap's free slices at once. Never folds the owner's tally or writes its episode counters.
+void reclaim_foreign(Heap* heap, Episode& episode);
+/// -Xmx: reclaims other live threads' heaps (try_lock with a short wait; busy ones skipped).
+void reclaim_live_heaps(Heap* self, Episode& episode);
+/// Starts the purge thread (once per process, and again in a fork child) unless
+/// -XX:-BackgroundPurge. Call with no lock held other than the caller's own heap lock.
+void purge_thread_start();
+/// In a fork child: the parent's purge thread does not exist here; started again on demand.
+void purge_thread_forked(bool wanted);
+bool purge_thread_wanted();
+/// Allocations that must not be counted (pthread_create's, for the purge thread): static
+/// memory, never freed.
+extern CMH_TLS bool tls_uncounted;
+void* uncounted_alloc(size_t size, size_t align);
 
 // ---- free.cpp: free, realloc, usable size ----
 void free_generic(void* p);

@@ -89,6 +89,8 @@ Options parse_options(const char* text, void (*report)(const char* line)) {
       o.use_numa = 1;
     } else if (n == 12 && memcmp(token, "-XX:-UseNUMA", 12) == 0) {
       o.use_numa = 0;
+    } else if (n == 20 && (memcmp(token, "-XX:+BackgroundPurge", 20) == 0 || memcmp(token, "-XX:-BackgroundPurge", 20) == 0)) {
+      o.background_purge = token[4] == '+';
     } else if (n == 10 && memcmp(token, "-Xlog:numa", 10) == 0) {
       o.log_numa = true;
     } else if (starts_with(token, n, "-XX:RegionSize=")) {
@@ -109,7 +111,7 @@ Options parse_options(const char* text, void (*report)(const char* line)) {
       TextBuffer msg(line, sizeof(line));
       msg.add("cmh-alloc: ignoring unknown option '").add(token, n < 200 ? n : 200)
           .add("' in CMH_ALLOC (known: -Xmx -Xms -XX:[+-]AlwaysPreTouch -XX:[+-]UseNUMA "
-               "-XX:RegionSize= -XX:DecayTime= -Xlog:numa)\n");
+               "-XX:RegionSize= -XX:DecayTime= -XX:[+-]BackgroundPurge -Xlog:numa)\n");
       report(line);
     }
   }
@@ -133,6 +135,7 @@ void format_options(const Options& o, bool numa_on, unsigned region_shift, char*
   text.add(numa_on ? " -XX:+UseNUMA" : " -XX:-UseNUMA");
   text.add(" -XX:RegionSize=").add_size(uint64_t{1} << region_shift);
   text.add(" -XX:DecayTime=").add_uint(static_cast<uint64_t>(o.decay_ms));
+  if (!o.background_purge) text.add(" -XX:-BackgroundPurge");
   if (o.log_numa) text.add(" -Xlog:numa");
 }
 
@@ -148,6 +151,8 @@ const char* options_help() {
          "  -XX:RegionSize=<size>  region size, a power of two from 1m to 32m (default: 4m,\n"
          "                         smaller for a small -Xmx)\n"
          "  -XX:DecayTime=<ms>     free memory goes back to the OS after this long (1000)\n"
+         "  -XX:-BackgroundPurge   no purge thread: only a thread's own periodic work returns\n"
+         "                         its free pages (default: on once a second thread exists)\n"
          "  -Xlog:numa             print bytes allocated per node (total, local, remote) at\n"
          "                         exit and on every collection request (-gc true)\n"
          "  size = integer with optional k/K, m/M or g/G suffix\n";

@@ -17,6 +17,7 @@ struct Options {
   unsigned region_shift = 0;  ///< log2 of -XX:RegionSize; 0 = ergonomic default
   int64_t decay_ms = kDefaultDecayMs;
   bool log_numa = false;      ///< -Xlog:numa: per-node statistics at exit and on collect
+  bool background_purge = true;  ///< -XX:-BackgroundPurge: no purge thread
 };
 
 /// Parses `text` (may be nullptr). Reports each bad option through report(line).

@@ -25,6 +25,10 @@ class SpinLock {
       }
     }
   }
+  /// One attempt, never waits (the purge thread, -Xmx reclaim of other threads' heaps).
+  bool try_lock() {
+    return state_.load(std::memory_order_relaxed) == 0 && !state_.exchange(1, std::memory_order_acquire);
+  }
   void unlock() { state_.store(0, std::memory_order_release); }
   /// In a fork child: the parent's holder does not exist there.
   void reset() { state_.store(0, std::memory_order_relaxed); }

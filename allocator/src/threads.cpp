@@ -34,6 +34,7 @@ size_t g_meta_left = 0;
 unsigned g_key = 0;
 bool g_key_ok = false;
 std::atomic<uint64_t> g_threads_exited{0};
+std::atomic<uint32_t> g_thread_heaps{0};  // heaps created for threads
 
 // Static memory for the (never observed) case of an allocation while the allocator is
 // starting up on this thread; blocks carry their size in a 16-byte header.
@@ -70,8 +71,10 @@ Heap* heap_create(int node) {
   if (!memory) return nullptr;
   Heap* heap = new (memory) Heap();
   heap->node = static_cast<uint32_t>(node);
+  heap->active_at.store(prim::monotonic_ns(), std::memory_order_relaxed);
   heap->state.store(kHeapLive, std::memory_order_release);
   registry_push(heap);
+  g_thread_heaps.fetch_add(1, std::memory_order_relaxed);
   return heap;
 }
 
@@ -92,6 +95,7 @@ void adopt(Heap* heap, int node) {
   heap->adopt_bytes.store(totals.bytes, std::memory_order_relaxed);
   heap->adopt_count.store(totals.count, std::memory_order_relaxed);
   heap->node = static_cast<uint32_t>(node);
+  heap->active_at.store(prim::monotonic_ns(), std::memory_order_relaxed);
   heap->state.store(kHeapLive, std::memory_order_release);
 }
 
@@ -103,21 +107,25 @@ void thread_exit(void* value) {
   if (heap == nullptr || heap != tls_heap) return;
   {
     Episode episode(heap);
+    LockGuard guard(heap->lock);
     heap_collect(heap, CollectMode::kThreadExit, episode);
+    heap_fold(heap);
+    // Parked under the lock: a reclaimer that holds it sees the heap either live or parked.
+    tls_heap = &g_empty_heap;  // allocations from later destructors use the bootstrap heap
+    heap->parked_at = prim::monotonic_ns();
+    heap->state.store(kHeapPooled, std::memory_order_release);
   }
-  heap_fold(heap);
-  // Allocations from later destructors on this thread use the bootstrap heap.
-  tls_heap = &g_empty_heap;
-  heap->parked_at = prim::monotonic_ns();
-  heap->state.store(kHeapPooled, std::memory_order_release);
   pool_push(heap);
   g_threads_exited.fetch_add(1, std::memory_order_relaxed);
 }
 
 // ---- fork ----
 
+// Lock order: the bootstrap lock, every heap's lock (registry order), the pools, the
+// regions, the metadata. A heap's lock is held with at most pool and region locks inside.
 void fork_prepare() {
   g_bootstrap_lock.lock();
+  for (Heap* heap = registry_first(); heap; heap = heap->registry_next) heap->lock.lock();
   for (auto& pool : g_pools) pool.lock.lock();
   region_locks_acquire();
   g_meta_lock.lock();
@@ -127,6 +135,7 @@ void fork_parent() {
   g_meta_lock.unlock();
   region_locks_release();
   for (int n = static_cast<int>(kMaxNodes) - 1; n >= 0; --n) g_pools[n].lock.unlock();
+  for (Heap* heap = registry_first(); heap; heap = heap->registry_next) heap->lock.unlock();
   g_bootstrap_lock.unlock();
 }
 
@@ -135,17 +144,29 @@ void fork_child() {
   region_locks_reset();
   for (auto& pool : g_pools) pool.lock.reset();
   g_bootstrap_lock.reset();
-  // Only the forking thread exists in the child. Heaps owned by the other threads (or
-  // being collected by them) may be mid-update: they are never used again, but their
-  // counters still count and their pages still take frees.
+  for (Heap* heap = registry_first(); heap; heap = heap->registry_next) heap->lock.reset();
+  // Only the forking thread exists in the child. The other threads' heaps were between
+  // slow paths (fork_prepare held their locks), so they are parked: adopted by the child's
+  // next thread, purged after the decay time. A lock-free fast path cut by the fork can
+  // only lose the block it was moving. A heap being collected as parked (kHeapBusy) may be
+  // mid-update: never used again, but its counters still count and its pages take frees.
+  const uint64_t now = prim::monotonic_ns();
+  bool parked = false;
   for (Heap* heap = registry_first(); heap; heap = heap->registry_next) {
     const uint32_t state = heap->state.load(std::memory_order_relaxed);
-    if (heap != tls_heap && (state == kHeapLive || state == kHeapBusy)) {
+    if (heap == tls_heap || (state != kHeapLive && state != kHeapBusy)) continue;
+    const uint32_t seq = heap->seq.load(std::memory_order_relaxed);
+    if (seq & 1) heap->seq.store(seq + 1, std::memory_order_relaxed);
+    if (state == kHeapBusy) {
       heap->state.store(kHeapOrphan, std::memory_order_relaxed);
-      const uint32_t seq = heap->seq.load(std::memory_order_relaxed);
-      if (seq & 1) heap->seq.store(seq + 1, std::memory_order_relaxed);
+      continue;
     }
+    heap->parked_at = now;
+    heap->state.store(kHeapPooled, std::memory_order_relaxed);
+    pool_push(heap);
+    parked = true;
   }
+  purge_thread_forked(parked);
 }
 
 }  // namespace
@@ -178,6 +199,7 @@ Heap* thread_heap_init() {
   }
   const int node = current_node(nullptr);
   Heap* heap = pool_pop(node);
+  const bool adopted = heap != nullptr;
   if (heap) {
     adopt(heap, node);
   } else {
@@ -194,8 +216,12 @@ Heap* thread_heap_init() {
   if (heap_has_pages(heap)) {
     Episode episode(heap);
     episode.note(kGcAdopt);
+    LockGuard guard(heap->lock);
     heap_collect(heap, CollectMode::kLight, episode);
   }
+  // A second thread: from now on a heap's owner may stop allocating while others free
+  // into it, so the purge thread returns what it cannot (never in a single-threaded process).
+  if (adopted || g_thread_heaps.load(std::memory_order_relaxed) > 1) purge_thread_start();
   return heap;
 }
 
