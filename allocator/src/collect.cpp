@@ -94,7 +94,6 @@ void heap_maintain(Heap* heap, Episode& episode) {
   release_empty_regions(heap, true, now);
   episode.purged(node_pools_purge(now, was_away));
   collect_pooled(now, false, episode);
-  if (CMH_UNLIKELY(purge_thread_wanted())) purge_thread_start();  // a fork child's
 }
 
 void collect_everything() {

@@ -312,6 +312,7 @@ void heap_slow_tick(Heap* heap, Episode& episode) {
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
   if (due || (heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
+  if (CMH_UNLIKELY(purge_thread_wanted())) purge_thread_start();  // a fork child's first slow path
 }
 
 }  // namespace

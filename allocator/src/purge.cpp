@@ -145,7 +145,10 @@ void reclaim_live_heaps(Heap* self, Episode& episode) {
 }
 
 void purge_thread_start() {
-  if (!options().background_purge) return;
+  if (!options().background_purge) {
+    g_purge_wanted.store(false, std::memory_order_relaxed);
+    return;
+  }
   if (g_purge_started.load(std::memory_order_relaxed) || g_purge_started.exchange(true)) return;
   g_purge_wanted.store(false, std::memory_order_relaxed);
   // Its creation allocates (the TLS vector): from static memory, uncounted, so that the
