@@ -28,11 +28,17 @@ uint64_t load(const std::atomic<uint64_t>& counter) { return counter.load(std::m
 }  // namespace
 
 void episode_record(Heap* self, unsigned kinds, uint64_t ns, uint64_t bytes_purged) {
+  // gc.count / gc.time: episodes that move memory back (retire pages or regions, return
+  // memory to the OS) or were asked for (cmh_alloc_collect). A drain of other threads'
+  // frees, or an adoption, alone is bookkeeping: counted by kind only.
+  const bool counts = (kinds & (kGcRetire | kGcPurge | kGcExplicit)) != 0;
   if (self) {
     // Single writer: the owning thread, or the holder of the bootstrap lock.
     HeapCounters& c = self->counters;
-    add(c.gc_count, 1);
-    add(c.gc_ns, ns);
+    if (counts) {
+      add(c.gc_count, 1);
+      add(c.gc_ns, ns);
+    }
     if (kinds & kGcDrain) add(c.drains, 1);
     if (kinds & kGcRetire) add(c.retires, 1);
     if (kinds & kGcPurge) add(c.purges, 1);
@@ -41,8 +47,10 @@ void episode_record(Heap* self, unsigned kinds, uint64_t ns, uint64_t bytes_purg
     add(c.bytes_purged, bytes_purged);
     return;
   }
-  g_gc.count.fetch_add(1, std::memory_order_relaxed);
-  g_gc.ns.fetch_add(ns, std::memory_order_relaxed);
+  if (counts) {
+    g_gc.count.fetch_add(1, std::memory_order_relaxed);
+    g_gc.ns.fetch_add(ns, std::memory_order_relaxed);
+  }
   if (kinds & kGcDrain) g_gc.drains.fetch_add(1, std::memory_order_relaxed);
   if (kinds & kGcRetire) g_gc.retires.fetch_add(1, std::memory_order_relaxed);
   if (kinds & kGcPurge) g_gc.purges.fetch_add(1, std::memory_order_relaxed);

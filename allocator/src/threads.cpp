@@ -108,7 +108,10 @@ void thread_exit(void* value) {
   {
     Episode episode(heap);
     LockGuard guard(heap->lock);
-    heap_collect(heap, CollectMode::kThreadExit, episode);
+    // Parked as the periodic work leaves a heap (current pages, the large cache and one
+    // empty region stay for the adopter, which often needs them at once); what the next
+    // thread does not reuse is purged after the decay time (collect_pooled).
+    heap_collect(heap, CollectMode::kLight, episode);
     heap_fold(heap);
     // Parked under the lock: a reclaimer that holds it sees the heap either live or parked.
     tls_heap = &g_empty_heap;  // allocations from later destructors use the bootstrap heap

@@ -109,6 +109,9 @@ std::string help_text(std::string_view program) {
   entry(out, "-XX:-UseNUMA", "No NUMA-aware allocation.");
   entry(out, "-XX:RegionSize=<size>", "Allocator region size, a power of two.");
   entry(out, "-XX:DecayTime=<ms>", "Milliseconds before free memory goes back to the OS.");
+  entry(out, "-XX:-BackgroundPurge",
+        "No purge thread: a thread's free pages go back only through its own allocations "
+        "(-XX:+BackgroundPurge, the default: a thread returns idle threads' free pages).");
   entry(out, "-Xlog:numa",
         "Print the bytes allocated per NUMA node (total, local, remote) at the fork's exit and at "
         "every -gc collection.");

@@ -23,6 +23,7 @@ namespace {
 constexpr std::string_view kVocabulary =
     "fork arguments are -Xmx<size>, -Xms<size>, -XX:+AlwaysPreTouch, -XX:-AlwaysPreTouch, "
     "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, -Xlog:numa, --cpunodebind=<nodes>, "
+    "-XX:+BackgroundPurge, -XX:-BackgroundPurge, "
     "--physcpubind=<cpus>, --membind=<nodes>, --interleave=<nodes>, --preferred=<node>, --localalloc "
     "and -D<NAME>=<value>";
 
@@ -188,6 +189,7 @@ bool parse_allocator_flag(std::string_view arg, std::optional<std::uint64_t>& xm
     (void)parse_millis(arg, arg.substr(14));
     return true;
   }
+  if (arg == "-XX:+BackgroundPurge" || arg == "-XX:-BackgroundPurge") return true;
   return false;
 }
 
