@@ -152,7 +152,9 @@ void purge_thread_start() {
   if (g_purge_started.load(std::memory_order_relaxed) || g_purge_started.exchange(true)) return;
   g_purge_wanted.store(false, std::memory_order_relaxed);
   // Its creation allocates (the TLS vector): from static memory, uncounted, so that the
-  // byte counts stay those of the program. It takes no signal and needs a small stack.
+  // byte counts stay those of the program. It takes no signal and needs a small stack
+  // (glibc takes the static TLS out of it, hence more than the loop itself needs). If it
+  // cannot be created it is not tried again: threads return their own memory as before.
   Heap* saved = tls_heap;
   const bool saved_uncounted = tls_uncounted;
   tls_heap = &g_empty_heap;
@@ -162,10 +164,10 @@ void purge_thread_start() {
   pthread_sigmask(SIG_SETMASK, &all, &old);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 64 * 1024);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   pthread_t thread;
-  if (pthread_create(&thread, &attr, purge_main, nullptr) != 0) g_purge_started.store(false);
+  (void)pthread_create(&thread, &attr, purge_main, nullptr);
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   tls_uncounted = saved_uncounted;

@@ -9,8 +9,9 @@
 // The producer fills a ring of --inflight blocks before the consumer starts (so every
 // allocator reaches the same peak of live memory), then both run freely: the producer
 // waits only when the ring is full. Reported: transfers per second and per CPU second; the RSS
-// before, right after everything was freed and the consumer thread joined, and after
-// --idle-ms of idling followed by --after-mallocs small malloc/free pairs on the main
+// before, right after everything was freed and the consumer thread joined, after --idle-ms
+// of idling with nothing allocated (only a timer or a background thread can have returned
+// memory), and after that followed by --after-mallocs small malloc/free pairs on the main
 // thread (an allocator that returns memory on a timer or on its next slow path has had
 // both chances by then).
 #define _GNU_SOURCE
@@ -151,6 +152,7 @@ int main(int argc, char** argv) {
 
   const long rss_freed = stress_rss_kib();
   stress_sleep_ms(g_idle_ms);
+  const long rss_quiet = stress_rss_kib();  // nothing allocated since the frees
   for (long i = 0; i < g_after_mallocs; ++i) {
     const size_t size = stress_between(&rng, (size_t)g_min, (size_t)g_max);
     void* p = stress_malloc(size);
@@ -166,6 +168,7 @@ int main(int argc, char** argv) {
   stress_metric("transfers_per_cpu_s", (double)g_transfers / cpu, "1/s");
   stress_metric("rss_before", (double)rss_before, "KiB");
   stress_metric("rss_after_free", (double)rss_freed, "KiB");
+  stress_metric("rss_after_quiet_idle", (double)rss_quiet, "KiB");
   stress_metric("rss_after_idle", (double)rss_idle, "KiB");
   return stress_finish(wall, (double)g_transfers);
 }
