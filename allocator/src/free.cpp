@@ -78,6 +78,9 @@ void remote_free(Page* page, Block* block) {
   while (!page->thread_free.compare_exchange_weak(tf, (tf & ~kStateMask) | kNormal, std::memory_order_release,
                                                   std::memory_order_relaxed)) {
   }
+  // Another thread's full page got a free: its owner may never come back for it (a
+  // consumer that never allocates frees a producer's blocks), so the purge thread runs.
+  if (owner != bootstrap_heap()) purge_thread_start();
 }
 
 void local_free(Heap* heap, Page* page, Block* block) {

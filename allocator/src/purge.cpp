@@ -145,11 +145,12 @@ void reclaim_live_heaps(Heap* self, Episode& episode) {
 }
 
 void purge_thread_start() {
+  if (g_purge_started.load(std::memory_order_relaxed)) return;
   if (!options().background_purge) {
     g_purge_wanted.store(false, std::memory_order_relaxed);
     return;
   }
-  if (g_purge_started.load(std::memory_order_relaxed) || g_purge_started.exchange(true)) return;
+  if (g_purge_started.exchange(true)) return;
   g_purge_wanted.store(false, std::memory_order_relaxed);
   // Its creation allocates (the TLS vector): from static memory, uncounted, so that the
   // byte counts stay those of the program. It takes no signal and needs a small stack
