@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
        "ignoring malformed option '-XX:RegionSize=3m'"},
       {"-XX:+UseNUMA", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000", 1,
        "NUMA support disabled: Only a single NUMA node is available"},
+      // The purge thread off (its default, on, is not spelled out), and on again.
+      {"-XX:-BackgroundPurge", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000 -XX:-BackgroundPurge",
+       0, ""},
+      {"-XX:-BackgroundPurge -XX:+BackgroundPurge", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000",
+       0, ""},
       // -Xlog:numa: in the options string, and its per-node lines at exit (on stderr).
       {"-Xlog:numa", "-Xms0 -XX:-AlwaysPreTouch -XX:-UseNUMA -XX:RegionSize=4m -XX:DecayTime=1000 -Xlog:numa", 1,
        "[cmh-alloc][numa] at exit: NUMA mode off (Only a single NUMA node is available); allocated "},

@@ -81,7 +81,7 @@ TEST_CASE("help states cmh's defaults") {
 TEST_CASE("help documents the fork arguments, the host property and the exit statuses") {
   const std::string help = cmh::cli::help_text("x");
   for (const char* entry : {"  -Xmx<size> ", "  -Xms<size> ", "  -XX:+AlwaysPreTouch ", "  -XX:+UseNUMA ",
-                            "  -XX:-UseNUMA ", "  -XX:RegionSize=<size> ", "  -XX:DecayTime=<ms> ",
+                            "  -XX:-UseNUMA ", "  -XX:RegionSize=<size> ", "  -XX:DecayTime=<ms> ", "  -XX:-BackgroundPurge ",
                             "  --cpunodebind=<nodes> ", "  --physcpubind=<cpus> ", "  --membind=<nodes> ",
                             "  --interleave=<nodes> ", "  --preferred=<node> ", "  --localalloc ",
                             "  -D<NAME>=<value> ", "  -Dcmh.ignoreLock=true ", "  0 ", "  1 ", "  2 ", "  128+N "}) {

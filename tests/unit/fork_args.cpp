@@ -29,6 +29,11 @@ TEST_CASE("fork args: allocator flags go to CMH_ALLOC in order") {
   CHECK(s.environment.empty());
 }
 
+TEST_CASE("fork args: -XX:+BackgroundPurge and -XX:-BackgroundPurge go to CMH_ALLOC") {
+  const auto s = parse_fork_args({"-XX:-BackgroundPurge", "-Xmx1g", "-XX:+BackgroundPurge"});
+  CHECK(allocator_env_value(s) == "-XX:-BackgroundPurge -Xmx1g -XX:+BackgroundPurge");
+}
+
 TEST_CASE("fork args: -DNAME=value becomes the fork's environment") {
   const auto s = parse_fork_args({"-DFOO=bar", "-Dcmh.x=", "-D_Y=a=b c"});
   REQUIRE(s.environment.size() == 3);
