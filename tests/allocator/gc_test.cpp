@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Collections (gc.count / gc.time): each kind of episode is counted when its work happens
-// (remote drains are in counters_test): retiring empty pages, adopting an exited thread's
+// (remote drains are in counters_test; a drain alone is no gc episode): retiring empty pages, adopting an exited thread's
 // heap, cmh_alloc_collect(), and returning memory to the OS, both at once (collect) and
 // after the decay time; and nothing is counted when the work is plain allocation.
 #include <cmh/alloc.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -96,6 +97,44 @@ void test_purge_on_collect() {
   CHECK(s2.purge_count > s1.purge_count);
 }
 
+// gc.count counts episodes that hand memory back (retire, purge) or were asked for; a drain
+// of other threads' frees alone is counted by kind only. A producer whose pages the
+// consumer refills drains many times and retires little.
+void test_drain_alone_is_no_episode() {
+  constexpr int kRing = 512, kBlocks = 200000;
+  static void* ring[kRing];
+  std::atomic<int> produced{0}, consumed{0};
+  const cmh_alloc_stats_t s0 = snapshot();
+  std::thread consumer([&] {
+    for (int i = 0; i < kBlocks; ++i) {
+      while (produced.load(std::memory_order_acquire) <= i) std::this_thread::yield();
+      free(ring[i % kRing]);
+      consumed.store(i + 1, std::memory_order_release);
+    }
+  });
+  for (int i = 0; i < kBlocks; ++i) {
+    while (i - consumed.load(std::memory_order_acquire) >= kRing) std::this_thread::yield();
+    ring[i % kRing] = malloc(64);
+    produced.store(i + 1, std::memory_order_release);
+  }
+  consumer.join();
+  const cmh_alloc_stats_t s1 = snapshot();
+  CHECK(s1.remote_drain_count > s0.remote_drain_count);
+  CHECK(s1.gc_count - s0.gc_count <= (s1.retire_count - s0.retire_count) + (s1.purge_count - s0.purge_count) +
+                                         (s1.explicit_collect_count - s0.explicit_collect_count));
+}
+
+int single_thread_child() {
+  // No other thread, hence no purge thread: a cmh_alloc_collect() is exactly one episode.
+  cmh_alloc_collect();
+  const cmh_alloc_stats_t s1 = snapshot();
+  cmh_alloc_collect();
+  const cmh_alloc_stats_t s2 = snapshot();
+  CHECK_EQ(s2.gc_count, s1.gc_count + 1);
+  CHECK_EQ(s2.explicit_collect_count, s1.explicit_collect_count + 1);
+  return cmh_test::done("single-thread child");
+}
+
 int decay_child() {
   // CMH_ALLOC=-XX:DecayTime=50: memory freed goes back after 50 ms, on a later slow path.
   free_touched_megabytes(32);
@@ -114,10 +153,17 @@ int decay_child() {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "decay") return decay_child();
+  if (argc > 1 && std::string(argv[1]) == "single") return single_thread_child();
   test_allocation_is_not_collection();
   test_retire_and_explicit();
   test_adoption();
   test_purge_on_collect();
+  test_drain_alone_is_no_episode();
+  {
+    auto single = cmh_test::run_child({cmh_test::self_path(), "single"}, {});
+    if (single.code() != 0) std::fprintf(stderr, "%s%s", single.out.c_str(), single.err.c_str());
+    CHECK_EQ(single.code(), 0);
+  }
   auto child = cmh_test::run_child({cmh_test::self_path(), "decay"}, {"CMH_ALLOC=-XX:DecayTime=50"});
   if (child.code() != 0) std::fprintf(stderr, "%s%s", child.out.c_str(), child.err.c_str());
   CHECK_EQ(child.code(), 0);
