@@ -189,7 +189,11 @@ class RunLoop {
       const auto per_fork = forks > 0 ? elapsed / forks : Clock::duration::zero();
       if (elapsed + per_fork > budget) { why = "timeBudget"; break; }
       ++forks;
-      if (!run_one_fork(bp, profilers, forks, forks, false, run)) { why = "failure"; break; }
+      // An added fork may grow its iterations into what is left of the budget, no further.
+      BenchmarkParams added = bp;
+      added.precision_budget = std::min<Nanos>(bp.precision_budget,
+                                               std::chrono::duration_cast<Nanos>(budget - elapsed));
+      if (!run_one_fork(added, profilers, forks, forks, false, run)) { why = "failure"; break; }
     }
     report_precision(run, why);
   }
