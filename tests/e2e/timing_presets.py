@@ -1,5 +1,6 @@
 """End-to-end: -quick runs one fork of short iterations and says so in the header;
--prec adds forks until a stop condition and says which one stopped it. No timing is
+-prec adds iterations within each fork (also with -f 0), then forks, until a stop
+condition, and says which one stopped it (console and JSON). No timing is
 asserted: only what ran and what the report says."""
 import argparse
 import json
@@ -42,24 +43,63 @@ if check("totalTimeNorm" in c and len(rows) == 1, f"json: {list(c)}; gbench rows
           f"the whole-process time per op {total}")
     check(c["scoreMeaning"].startswith("per-thread average time"), c["scoreMeaning"])
 
+PREC = re.compile(r"^# Precision: target ±(\S+) %, reached ±(\S+?)( %)? with (\d+) measurement iterations? "
+                  r"\((\d+) planned per fork\) (in the host process \(-f 0\)|in (\d+) forks?); "
+                  r"stopped because (.*)$", re.M)
+REASONS = {"the target was reached": "target", "the iteration cap (50 per fork) was reached": "iterationCap",
+           "the fork cap (20) was reached": "forkCap", "the time budget (-maxTime 20 s) ran out": "timeBudget"}
+
+
+def check_precision(proc, path, target, in_process):
+    """The # Precision: line, the JSON's cmh.precision, and that the stated reason holds."""
+    m = PREC.search(proc.stdout)
+    if not check(m is not None, f"no # Precision: line:\n{proc.stdout[-3000:]}"):
+        return None
+    check(float(m.group(1)) == target * 100, f"target printed as {m.group(1)}")
+    iterations, planned = int(m.group(4)), int(m.group(5))
+    check(planned == 3, f"planned {planned}")
+    check((m.group(7) is None) == in_process, f"fork part {m.group(6)!r}")
+    reason = m.group(8)
+    check(reason in REASONS, f"unknown stop reason {reason!r}")
+    with open(path) as f:
+        rec = json.load(f)[0]
+    p = rec["cmh"].get("precision")
+    if not check(p is not None, f"no cmh.precision in the JSON: {list(rec['cmh'])}"):
+        return None
+    check(p["stoppedBy"] == REASONS.get(reason), f"JSON stoppedBy {p['stoppedBy']} vs console {reason!r}")
+    check(p["iterations"] == iterations, f"JSON iterations {p['iterations']} vs console {iterations}")
+    raw = rec["primaryMetric"]["rawData"]
+    check(sum(len(f) for f in raw) == iterations, "the JSON does not hold every iteration -prec ran")
+    forks = len(raw)
+    if not in_process:
+        check(1 <= forks <= 20 and int(m.group(7)) == forks, f"forks {forks} vs {m.group(7)}")
+    check(iterations >= planned * forks, f"{iterations} iterations, fewer than planned")
+    pm = rec["primaryMetric"]
+    if p["stoppedBy"] == "target":
+        check(pm["scoreError"] <= target * pm["score"] + 1e-9, f"target claimed but error {pm['scoreError']} of "
+              f"{pm['score']}")
+    elif p["stoppedBy"] == "iterationCap":
+        check(any(len(f) == 50 for f in raw), f"iteration cap claimed, forks ran {[len(f) for f in raw]}")
+    return p
+
+
+# Forked: iterations grow within the fork, then forks are added.
 path = os.path.join(work, "prec.json")
 proc = run(args.bench, ["Timing.chain", "-p", "steps=1000", "-f", "1", "-wi", "1", "-w", "20ms", "-i", "3", "-r",
                         "20ms", "-bm", "avgt", "-prec", "30%", "-maxTime", "20s", "-rf", "json", "-rff", path],
            timeout=120, check_exit=0)
-m = re.search(r"^# Precision: target ±30\.00 %, reached ±(\S+)( %)? after (\d+) forks?; stopped because (.*)$",
-              proc.stdout, re.M)
-if check(m is not None, f"no # Precision: line:\n{proc.stdout[-3000:]}"):
-    forks = int(m.group(3))
-    reason = m.group(4)
-    check(reason in ("the target was reached", "the fork cap (20) was reached") or
-          reason.startswith("the time budget (-maxTime 20 s) ran out"), f"unknown stop reason {reason!r}")
-    check(1 <= forks <= 20, f"forks {forks}")
-    with open(path) as f:
-        rec = json.load(f)[0]
-    check(len(rec["primaryMetric"]["rawData"]) == forks, "the JSON does not hold every fork -prec ran")
-    if reason == "the target was reached":
-        p = rec["primaryMetric"]
-        check(p["scoreError"] <= 0.3 * p["score"] + 1e-9, f"target claimed but error {p['scoreError']} of {p['score']}")
+check_precision(proc, path, 0.30, in_process=False)
+
+# -f 0: only iterations can grow. A target of 0.01 % is out of reach of 3 iterations of a
+# real benchmark (their scores are never that close), so the count must have grown: up to
+# the cap, or until the budget ran out; a claimed target is checked against the error.
+path = os.path.join(work, "prec0.json")
+proc = run(args.bench, ["Timing.chain", "-p", "steps=1000", "-f", "0", "-wi", "1", "-w", "10ms", "-i", "3", "-r",
+                        "10ms", "-bm", "avgt", "-prec", "0.01%", "-maxTime", "20s", "-rf", "json", "-rff", path],
+           timeout=120, check_exit=0)
+p0 = check_precision(proc, path, 0.0001, in_process=True)
+if p0 is not None and p0["stoppedBy"] != "target":
+    check(p0["iterations"] > 3, f"-f 0 -prec did not add iterations: {p0}")
 
 bad = run(args.bench, ["Timing.chain", "-prec", "150%"], timeout=60)
 check(bad.returncode == 1 and "is not a precision" in bad.stdout + bad.stderr, f"bad -prec: {bad.stderr}")

@@ -48,6 +48,11 @@ struct BenchmarkParams {
   std::vector<std::pair<std::string, std::string>> params;
   /// Profiler specs as given to -prof ("alloc", "alloc:threads=live").
   std::vector<std::string> profilers;
+  /// -prec: target 99.9 % error as a share of the score (0.02 for 2 %); 0 when off. With
+  /// it, each fork keeps adding measurement iterations after `measurement.count`.
+  double precision = 0;
+  /// -prec: the time one fork (or the -f 0 trial) may take, its share of -maxTime.
+  Nanos precision_budget{0};
 
   /// The value of parameter `name`, or an empty string if there is none.
   std::string_view param(std::string_view key) const {

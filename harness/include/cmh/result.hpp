@@ -131,10 +131,21 @@ struct ForkResult {
   AllocatorState allocator;        ///< the fork's own allocator decisions
 };
 
+/// -prec: the precision reached and what stopped the run from adding iterations or forks.
+struct PrecisionOutcome {
+  double target = 0;   ///< share of the score, 0.02 for 2 %
+  double reached = std::numeric_limits<double>::quiet_NaN();
+  std::string stopped_by;  ///< "target", "iterationCap", "forkCap", "timeBudget" or "failure"
+  int forks = 0;           ///< measurement forks run (1 for -f 0)
+  int iterations = 0;      ///< measurement iterations, all forks
+  int planned_iterations = 0;  ///< -i per fork
+};
+
 struct BenchmarkRunResult {
   BenchmarkParams params;
   std::vector<ForkResult> forks;  ///< measurement forks only
   std::optional<Failure> failure; ///< the first failure of any fork, if one failed
+  std::optional<PrecisionOutcome> precision;  ///< set by -prec
   bool failed() const { return failure.has_value(); }
 };
 

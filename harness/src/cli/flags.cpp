@@ -126,8 +126,8 @@ const FlagSpec kFlags[] = {
     {"lrf", "", "", false, "Print the result-file formats and exit.",
      [](ParseState& s, std::string_view) { s.command_line.list_formats = true; }},
     {"maxTime", "", "time", false,
-     "With -prec: the most time one benchmark may take before cmh stops adding forks and reports "
-     "the precision reached. (default: 60 s)",
+     "With -prec: the most time one benchmark may take before cmh stops adding iterations and "
+     "forks and reports the precision reached; each fork gets its share. (default: 60 s)",
      [](ParseState& s, std::string_view v) {
        const Nanos t = parse_time(v);
        if (t.count() == 0) throw CommandLineError(fmt::format("the time budget \"{}\" should be positive", v));
@@ -144,9 +144,10 @@ const FlagSpec kFlags[] = {
      "values declared in code; each must convert to the parameter's type.",
      apply_params},
     {"prec", "", "precision", false,
-     "Target precision, e.g. 2%: after the forks of -f, keep adding forks (up to 20, or -f if more) "
-     "until the score's 99.9 % error is at most this share of the score, or -maxTime runs out; the "
-     "report says which stopped it.",
+     "Target precision, e.g. 2%: each fork (also -f 0) keeps adding measurement iterations after -i "
+     "(up to 4 x -i, at least 50) until its 99.9 % error is at most this share of its mean, then "
+     "forks are added (up to 20, or -f if more) until the score's error is; -maxTime bounds both. "
+     "The report says what stopped it.",
      [](ParseState& s, std::string_view v) { s.command_line.precision = parse_precision(v); }},
     {"prof", "", "profiler", true,
      "Use a profiler to collect additional data; repeat -prof for several. Options follow a colon: "

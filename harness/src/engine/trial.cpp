@@ -27,6 +27,7 @@
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
 #include "engine/worker_pool.hpp"
+#include "stats/precision.hpp"
 
 // The bundled allocator's "return free memory now" (-gc true); absent without it.
 extern "C" __attribute__((weak)) void cmh_alloc_collect(void);
@@ -84,6 +85,7 @@ class Trial {
   TrialObserver& observer_;
 
   std::vector<int> per_member_;
+  std::vector<double> measured_scores_;  ///< measurement iterations' primary scores, for -prec
   ThreadLayout layout_;
   IterationParams current_;
   detail::IterationSync sync_;
@@ -177,12 +179,26 @@ std::optional<Failure> Trial::run() {
     cleanup();
     return fail(first, 1, std::move(*failure));
   }
-  for (const IterationParams* ip : {&plan_.warmup, &plan_.measurement}) {
-    for (int i = 1; i <= ip->count; ++i) {
-      if (auto f = run_iteration(*ip, i)) {
-        cleanup();
-        return f;
-      }
+  const auto trial_start = std::chrono::steady_clock::now();
+  for (int i = 1; i <= plan_.warmup.count; ++i) {
+    if (auto f = run_iteration(plan_.warmup, i)) {
+      cleanup();
+      return f;
+    }
+  }
+  // -prec: after the planned -i, more iterations until stats::next_iteration stops them.
+  const auto measuring_start = std::chrono::steady_clock::now();
+  for (int i = 1;; ++i) {
+    if (plan_.precision > 0 ? i > plan_.measurement.count &&
+                                  stats::next_iteration(measured_scores_, plan_.precision, plan_.measurement.count,
+                                                        std::chrono::steady_clock::now() - trial_start,
+                                                        std::chrono::steady_clock::now() - measuring_start,
+                                                        plan_.precision_budget) != stats::IterationStop::keep_going
+                            : i > plan_.measurement.count)
+      break;
+    if (auto f = run_iteration(plan_.measurement, i)) {
+      cleanup();
+      return f;
     }
   }
   if (auto f = store_->run(StateStep::teardown_trial)) {
@@ -418,6 +434,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   // Profilers come last: JMH lists their results after the benchmark's own.
   for (auto& results : profiler_results_)
     for (auto& p : results) r.secondaries.push_back(std::move(p));
+  if (ip.kind == IterationKind::measurement) measured_scores_.push_back(r.primary.value);
   observer_.iteration_finished(r);
   return std::nullopt;
 }

@@ -19,7 +19,7 @@ static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fo
 static_assert(sizeof(ThreadMeasurement) == 56, "ThreadMeasurement changed: update fork/codec.cpp");
 static_assert(sizeof(IterationResult) == 256, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 312, "BenchmarkParams changed: update fork/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 328, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
 
@@ -99,6 +99,8 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
     w.put_string(value);
   }
   encode_strings(w, v.profilers);
+  w.put_f64(v.precision);
+  w.put_i64(v.precision_budget.count());
 }
 
 void decode(ByteReader& r, BenchmarkParams& v) {
@@ -125,6 +127,8 @@ void decode(ByteReader& r, BenchmarkParams& v) {
     value = r.get_string();
   }
   v.profilers = decode_strings(r);
+  v.precision = r.get_f64();
+  v.precision_budget = Nanos(r.get_i64());
 }
 
 void encode(ByteWriter& w, const ThreadMeasurement& v) {

@@ -20,7 +20,7 @@ namespace cmh::forking {
 
 // 2: the handshake carries the fork's AllocatorState; results carry CPU time and
 // preemption evidence per worker and iteration.
-inline constexpr std::uint8_t kProtocolVersion = 2;
+inline constexpr std::uint8_t kProtocolVersion = 3;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 

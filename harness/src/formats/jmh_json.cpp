@@ -204,6 +204,16 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
         if (!s.note.empty()) notes[s.label] = s.note;
   if (!notes.empty()) j["notes"] = notes;
   j["scoreMeaning"] = stats::score_meaning(run.params);
+  if (run.precision) {  // -prec: what it reached and what stopped it
+    Json p = Json::object();
+    p["target"] = run.precision->target;
+    p["reached"] = std::isnan(run.precision->reached) ? Json() : Json(run.precision->reached);
+    p["stoppedBy"] = run.precision->stopped_by;
+    p["forks"] = run.precision->forks;
+    p["iterations"] = run.precision->iterations;
+    p["plannedIterationsPerFork"] = run.precision->planned_iterations;
+    j["precision"] = p;
+  }
   if (agg.has_results()) {
     Json fi = Json::object();
     fi["method"] = stats::kForkIntervalMethod;

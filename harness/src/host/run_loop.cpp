@@ -25,6 +25,7 @@
 #include "report/score_format.hpp"
 #include "report/summary_table.hpp"
 #include "stats/aggregate.hpp"
+#include "stats/precision.hpp"
 
 #include <fmt/format.h>
 
@@ -80,7 +81,13 @@ class RunLoop {
  public:
   explicit RunLoop(RunSetup& setup)
       : setup_(setup), cl_(*setup.command_line), output_(*setup.output), progress_(plan_params(setup)) {
-    for (const auto& plan : setup_.plans) results_.planned.push_back(report::benchmark_label(plan.params));
+    for (auto& plan : setup_.plans) {
+      results_.planned.push_back(report::benchmark_label(plan.params));
+      if (cl_.precision) {  // each fork's share of -maxTime, for its own iterations (-f 0: all of it)
+        plan.params.precision = *cl_.precision;
+        plan.params.precision_budget = max_time() / std::max(1, plan.params.forks);
+      }
+    }
     write_failed_.assign(setup_.writers.size(), false);
   }
 
@@ -129,10 +136,12 @@ class RunLoop {
     benchmark_start_ = Clock::now();
     output_.benchmark_header(bp, {});
     try {
-      if (bp.forks == 0)
+      if (bp.forks == 0) {
         run_in_process(plan, run);
-      else
+        if (cl_.precision) report_precision(run, std::nullopt);
+      } else {
         run_forked(bp, run);
+      }
     } catch (const std::exception& e) {
       // Profiler construction failing after validation, or the harness itself.
       Failure f;
@@ -159,35 +168,81 @@ class RunLoop {
     if (cl_.precision) add_forks_for_precision(bp, profilers, run);
   }
 
+  Nanos max_time() const { return cl_.max_time.value_or(std::chrono::seconds(60)); }
+
   /// -prec: more forks, one at a time, until the score's error is at most the target
   /// share of the score, the fork cap is reached or the time budget runs out.
   void add_forks_for_precision(const BenchmarkParams& bp, HostProfilers& profilers, BenchmarkRunResult& run) {
     const double target = *cl_.precision;
-    const auto budget = cl_.max_time.value_or(std::chrono::seconds(60));
+    const auto budget = max_time();
     const int cap = std::max(bp.forks, kPrecisionForkCap);
     const auto started = benchmark_start_;
-    auto precision = [&] {
-      const auto agg = stats::aggregate(run);
-      return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score)
-                                                          : std::numeric_limits<double>::quiet_NaN();
-    };
-    double reached = precision();
     int forks = static_cast<int>(run.forks.size());
-    std::string why;
+    std::optional<std::string> why;  // the host's reason, in JSON words
     for (;;) {
-      if (!std::isnan(reached) && reached <= target) { why = "the target was reached"; break; }
-      if (forks >= cap) { why = fmt::format("the fork cap ({}) was reached", cap); break; }
+      if (run.failed()) { why = "failure"; break; }
+      const double reached = precision_reached(run);
+      if (!std::isnan(reached) && reached <= target) { why = "target"; break; }
+      if (forks >= cap) { why = "forkCap"; break; }
       // Stop early rather than overrun: the next fork would take about as long as the last.
       const auto elapsed = Clock::now() - started;
       const auto per_fork = forks > 0 ? elapsed / forks : Clock::duration::zero();
-      if (elapsed + per_fork > budget) { why = "the time budget (-maxTime " + report::format_time(budget) + ") ran out"; break; }
+      if (elapsed + per_fork > budget) { why = "timeBudget"; break; }
       ++forks;
-      if (!run_one_fork(bp, profilers, forks, forks, false, run)) { why = "a fork failed or the run was interrupted"; break; }
-      reached = precision();
+      // An added fork may grow its iterations into what is left of the budget, no further.
+      BenchmarkParams added = bp;
+      added.precision_budget = std::min<Nanos>(bp.precision_budget,
+                                               std::chrono::duration_cast<Nanos>(budget - elapsed));
+      if (!run_one_fork(added, profilers, forks, forks, false, run)) { why = "failure"; break; }
     }
-    output_.println(fmt::format("# Precision: target ±{:.2f} %, reached ±{} after {} fork{}; stopped because {}",
-                                target * 100, std::isnan(reached) ? std::string("n/a") : fmt::format("{:.2f} %", reached * 100),
-                                forks, forks == 1 ? "" : "s", why));
+    report_precision(run, why);
+  }
+
+  static double precision_reached(const BenchmarkRunResult& run) {
+    const auto agg = stats::aggregate(run);
+    return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score)
+                                                        : std::numeric_limits<double>::quiet_NaN();
+  }
+
+  /// The `# Precision:` line and run.precision. `host_why` is the fork loop's reason
+  /// (forked runs); for -f 0 the trial's own stopping rule, applied again, names it.
+  void report_precision(BenchmarkRunResult& run, std::optional<std::string> host_why) {
+    const BenchmarkParams& bp = run.params;
+    PrecisionOutcome out;
+    out.target = *cl_.precision;
+    out.reached = precision_reached(run);
+    out.forks = static_cast<int>(run.forks.size());
+    out.planned_iterations = bp.measurement.count;
+    stats::IterationStop last_fork = stats::IterationStop::keep_going;
+    for (const auto& fork : run.forks) {
+      out.iterations += static_cast<int>(fork.measurement.size());
+      std::vector<double> scores;
+      for (const auto& it : fork.measurement) scores.push_back(it.primary.value);
+      last_fork = stats::why_fork_stopped(scores, out.target, bp.measurement.count);
+    }
+    if (host_why) {
+      out.stopped_by = *host_why;
+    } else {
+      out.stopped_by = run.failed() ? "failure" : stats::json_name(last_fork);
+    }
+    std::string because;
+    if (out.stopped_by == "target") because = "the target was reached";
+    else if (out.stopped_by == "iterationCap")
+      because = fmt::format("the iteration cap ({} per fork) was reached", stats::iteration_cap(bp.measurement.count));
+    else if (out.stopped_by == "forkCap")
+      because = fmt::format("the fork cap ({}) was reached", std::max(bp.forks, kPrecisionForkCap));
+    else if (out.stopped_by == "timeBudget")
+      because = "the time budget (-maxTime " + report::format_time(max_time()) + ") ran out";
+    else because = "a fork failed or the run was interrupted";
+    output_.println(fmt::format(
+        "# Precision: target ±{:.2f} %, reached ±{} with {} measurement iteration{} ({} planned per fork) {}; "
+        "stopped because {}",
+        out.target * 100, std::isnan(out.reached) ? std::string("n/a") : fmt::format("{:.2f} %", out.reached * 100),
+        out.iterations, out.iterations == 1 ? "" : "s", out.planned_iterations,
+        bp.forks == 0 ? std::string("in the host process (-f 0)")
+                      : fmt::format("in {} fork{}", out.forks, out.forks == 1 ? "" : "s"),
+        because));
+    run.precision = out;
   }
 
   /// One fork of `bp`; false when the benchmark must stop (a failure, a signal).
