@@ -96,8 +96,8 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.kind = IterationKind::warmup;
   r.index = 3;
   r.primary = {"TAB.inline", 1234.5678, "ops/s", AggregationPolicy::average};
-  r.threads = {{0, 1000, 1'000'000'123, 987'654'321, 1'000'000'500, 3, 7},
-               {1, std::numeric_limits<std::uint64_t>::max(), -5, 0, 0, -1, -1}};
+  r.threads = {{0, 1000, 1'000'000'123, 987'654'321, 1'000'000'500, 3, 7, 12'345'678},
+               {1, std::numeric_limits<std::uint64_t>::max(), -5, 0, 0, -1, -1, -1}};
   r.all_ops = 1'000'000'000'000ull;
   r.measured_ops = 999;
   r.wall_ns = 1'000'000'999;
@@ -114,6 +114,7 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
                    {"min", std::numeric_limits<double>::infinity(), "x", AggregationPolicy::min}};
   r.timed_out = true;
   r.host.steal_fraction = 0.125;  // load_average stays NaN: "unknown" must cross as NaN
+  r.host.others_share = 0.375;    // idle_share stays NaN
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -128,9 +129,12 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
     CHECK(q.threads[i].window_ns == r.threads[i].window_ns);
     CHECK(q.threads[i].involuntary_switches == r.threads[i].involuntary_switches);
     CHECK(q.threads[i].voluntary_switches == r.threads[i].voluntary_switches);
+    CHECK(q.threads[i].run_delay_ns == r.threads[i].run_delay_ns);
   }
   CHECK(q.host.steal_fraction == r.host.steal_fraction);
   CHECK(std::isnan(q.host.load_average));
+  CHECK(q.host.others_share == r.host.others_share);
+  CHECK(std::isnan(q.host.idle_share));
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

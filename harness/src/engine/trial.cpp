@@ -300,6 +300,7 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
     r.threads[w].cpu_ns = t.cpu_ns;
     r.threads[w].involuntary_switches = t.involuntary_switches;
     r.threads[w].voluntary_switches = t.voluntary_switches;
+    r.threads[w].run_delay_ns = t.run_delay_ns;
     r.measured_ops += r.threads[w].measured_ops;
     calls += t.calls;
     last_stop = std::max(last_stop, t.stop_ns);
@@ -389,7 +390,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
 
   IterationResult r;
   prepare(ip, index, r);
-  const auto ticks_before = read_cpu_ticks();
+  const HostSample host_before = read_host_sample();
   std::optional<Failure> failure;
   std::size_t started = 0;
   try {
@@ -413,7 +414,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   if (auto f = store_->run(StateStep::teardown_iteration); f && !failure) failure = std::move(f);
   if (failure) return fail(ip, index, std::move(*failure));
 
-  r.host = host_load_between(ticks_before, read_cpu_ticks());
+  r.host = host_load_between(host_before, read_host_sample());
   add_secondaries(r);
   // Profilers come last: JMH lists their results after the benchmark's own.
   for (auto& results : profiler_results_)

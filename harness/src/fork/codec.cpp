@@ -16,8 +16,8 @@ namespace cmh::forking {
 // encode and decode it below, then bump kProtocolVersion (fork/frames.hpp).
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
-static_assert(sizeof(ThreadMeasurement) == 56, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 256, "IterationResult changed: update fork/codec.cpp");
+static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 272, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 312, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
@@ -135,6 +135,7 @@ void encode(ByteWriter& w, const ThreadMeasurement& v) {
   w.put_i64(v.window_ns);
   w.put_i64(v.involuntary_switches);
   w.put_i64(v.voluntary_switches);
+  w.put_i64(v.run_delay_ns);
 }
 
 void decode(ByteReader& r, ThreadMeasurement& v) {
@@ -145,6 +146,7 @@ void decode(ByteReader& r, ThreadMeasurement& v) {
   v.window_ns = r.get_i64();
   v.involuntary_switches = r.get_i64();
   v.voluntary_switches = r.get_i64();
+  v.run_delay_ns = r.get_i64();
 }
 
 // Sparse: only non-empty buckets travel, as (bucket index, count) in ascending order.
@@ -191,13 +193,15 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_bool(v.timed_out);
   w.put_f64(v.host.steal_fraction);
   w.put_f64(v.host.load_average);
+  w.put_f64(v.host.others_share);
+  w.put_f64(v.host.idle_share);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
   v.kind = r.get_enum(IterationKind::measurement, "iteration kind");
   v.index = r.get_i32();
   decode(r, v.primary);
-  v.threads.resize(r.get_count(52));
+  v.threads.resize(r.get_count(60));
   for (auto& t : v.threads) decode(r, t);
   v.all_ops = r.get_u64();
   v.measured_ops = r.get_u64();
@@ -213,6 +217,8 @@ void decode(ByteReader& r, IterationResult& v) {
   v.timed_out = r.get_bool();
   v.host.steal_fraction = r.get_f64();
   v.host.load_average = r.get_f64();
+  v.host.others_share = r.get_f64();
+  v.host.idle_share = r.get_f64();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

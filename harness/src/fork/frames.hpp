@@ -20,7 +20,9 @@ namespace cmh::forking {
 
 // 2: the handshake carries the fork's AllocatorState; results carry CPU time and
 // preemption evidence per worker and iteration.
-inline constexpr std::uint8_t kProtocolVersion = 2;
+// 3: each worker's run-queue wait; per iteration others' and the idle share of the
+// process's CPUs.
+inline constexpr std::uint8_t kProtocolVersion = 3;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 
