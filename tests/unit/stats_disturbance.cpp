@@ -163,9 +163,10 @@ TEST_CASE("disturbance: the same joining body is flagged when other processes cr
   CHECK(d.disturbed());
   CHECK(cmh::stats::describe(d) ==
         "CPU/wall 0.32, waited 39 % of its runnable time, others used 50 % of its CPUs, 2 involuntary context switches");
-  // Unknown shares (an iteration under 20 ticks per CPU): its switches decide, as before.
-  CHECK(cmh::stats::assess(iteration_of({joining_parent(2, 60 * kMs)})).disturbed() == false);
-  CHECK(cmh::stats::assess(iteration_of({joining_parent(14, 5 * kMs)})).preempted);
+  // Unknown shares (an iteration under 20 ticks per CPU): its wait decides, then its switches.
+  CHECK(cmh::stats::assess(iteration_of({joining_parent(2, 60 * kMs)})).waited);
+  CHECK_FALSE(cmh::stats::assess(iteration_of({joining_parent(14, 5 * kMs)})).disturbed());
+  CHECK(cmh::stats::assess(iteration_of({joining_parent(14, -1)})).preempted);
 }
 
 TEST_CASE("disturbance: a compute body is judged on its run-queue wait, and excused among its own threads") {

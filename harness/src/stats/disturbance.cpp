@@ -39,8 +39,11 @@ IterationDisturbance assess(const IterationResult& it) {
     d.blocking = d.blocking || blocks;
     if (blocks) {
       // Judged by its CPUs; its own waits include hand-offs between its own threads.
+      // Where the shares are unknown (a short iteration), its wait, then its switches, decide.
       if (shares)
         d.crowded = d.crowded || (d.idle_share < kMaxCrowdedIdle && d.others_share >= kMinOthersShare);
+      else if (wait_known)
+        d.waited = d.waited || wait > kMaxWaitShare;
       else if (t.involuntary_switches > bound)
         d.preempted = true;
     } else {
@@ -107,7 +110,7 @@ std::string rule_text() {
       "more than {1} of its runnable time for a CPU (or, where the wait is unknown, had more than max({2}, {3} "
       "per second of its window) involuntary context switches), or ran less than {4} of a window of at least "
       "1 ms; a body that blocks of its own accord is disturbed when its CPUs were crowded: less than {5} idle "
-      "while other processes used at least {0} (where the shares are unknown, by its involuntary switches)",
+      "while other processes used at least {0} (where the shares are unknown, like a non-blocking thread)",
       kMinOthersShare, kMaxWaitShare, kMinSwitches, kMaxSwitchesPerSecond, kMinCpuWallRatio, kMaxCrowdedIdle);
 }
 

@@ -21,7 +21,7 @@
 //    its own threads. It is judged by its CPUs: flagged when they were crowded, less
 //    than kMaxCrowdedIdle idle while other processes used at least kMinOthersShare.
 //    Where the shares are unknown (iterations shorter than kMinShareTicks ticks per
-//    CPU) its involuntary switches above the bound flag it.
+//    CPU) it is judged like a worker that does not block: its wait, else its switches.
 // Host steal and load are recorded beside the flag; steal counts as other work.
 #pragma once
 
@@ -52,10 +52,9 @@ struct IterationDisturbance {
   double wait_share = -1;         ///< the highest run-queue wait / runnable time of a worker; < 0 unknown
   double others_share = -1;       ///< others' share of the process's CPUs; < 0 unknown
   double idle_share = -1;         ///< idle share of the process's CPUs; < 0 unknown
-  bool preempted = false;         ///< a worker without a known wait (or a blocking one without known
-                                  ///< shares) had too many involuntary switches
+  bool preempted = false;         ///< a worker without a known wait had too many involuntary switches
   bool off_cpu = false;           ///< a non-blocking worker ran < kMinCpuWallRatio of its window
-  bool waited = false;            ///< a non-blocking worker waited > kMaxWaitShare of its runnable time
+  bool waited = false;            ///< a worker judged on its wait waited > kMaxWaitShare of its runnable time
   bool crowded = false;           ///< a blocking worker's CPUs were crowded by other processes
   bool blocking = false;          ///< a worker blocked of its own accord (its ratio is no evidence)
   bool own_threads_only = false;  ///< others used < kMinOthersShare of the CPUs: nothing is flagged
