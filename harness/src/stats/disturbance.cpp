@@ -104,14 +104,17 @@ DisturbanceSummary summarise_disturbance(const std::vector<const ForkResult*>& f
 }
 
 std::string rule_text() {
+  const auto pct = [](double share) { return fmt::format("{:.0f} %", share * 100); };
   return fmt::format(
       "nothing is flagged when other processes used less than {0} of the process's allowed CPUs (own threads "
       "only); otherwise a measurement iteration is disturbed when a worker thread that does not block waited "
       "more than {1} of its runnable time for a CPU (or, where the wait is unknown, had more than max({2}, {3} "
       "per second of its window) involuntary context switches), or ran less than {4} of a window of at least "
       "1 ms; a body that blocks of its own accord is disturbed when its CPUs were crowded: less than {5} idle "
-      "while other processes used at least {0} (where the shares are unknown, like a non-blocking thread)",
-      kMinOthersShare, kMaxWaitShare, kMinSwitches, kMaxSwitchesPerSecond, kMinCpuWallRatio, kMaxCrowdedIdle);
+      "while other processes used at least {0} (where the shares are unknown, it is judged by its wait, else "
+      "its switches)",
+      pct(kMinOthersShare), pct(kMaxWaitShare), kMinSwitches, kMaxSwitchesPerSecond, pct(kMinCpuWallRatio),
+      pct(kMaxCrowdedIdle));
 }
 
 std::string describe(const IterationDisturbance& d) {
