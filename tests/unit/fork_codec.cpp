@@ -33,6 +33,7 @@ BenchmarkParams sample_plan() {
   p.gc_between_iterations = true;
   p.forks = 6;
   p.warmup_forks = 2;
+  p.subwindow = std::chrono::microseconds(1500);
   p.fork_args = {"-Xmx1g", "--membind=0", "-DFOO=b a r"};
   p.params = {{"size", "64"}, {"text", "ünïcode, with comma"}};
   p.profilers = {"alloc", "perf:events=cycles;x=1"};
@@ -86,6 +87,7 @@ TEST_CASE("fork codec: the plan crosses the channel field by field") {
   CHECK(q.gc_between_iterations == p.gc_between_iterations);
   CHECK(q.forks == p.forks);
   CHECK(q.warmup_forks == p.warmup_forks);
+  CHECK(q.subwindow == p.subwindow);
   CHECK(q.fork_args == p.fork_args);
   CHECK(q.params == p.params);
   CHECK(q.profilers == p.profilers);
@@ -115,6 +117,8 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.timed_out = true;
   r.host.steal_fraction = 0.125;  // load_average stays NaN: "unknown" must cross as NaN
   r.host.others_share = 0.375;    // idle_share stays NaN
+  r.subwindow_median = 73.25;
+  r.subwindows = 4980;
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -135,6 +139,8 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   CHECK(std::isnan(q.host.load_average));
   CHECK(q.host.others_share == r.host.others_share);
   CHECK(std::isnan(q.host.idle_share));
+  CHECK(q.subwindow_median == r.subwindow_median);
+  CHECK(q.subwindows == r.subwindows);
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

@@ -91,6 +91,10 @@ struct IterationResult {
   std::vector<ScalarResult> secondaries;
   bool timed_out = false;
   HostLoad host;
+  /// -subwin: the median of the iteration's sub-windows, per op, as a score in the
+  /// primary's unit and shape (per-thread medians combined like the primary); NaN if off.
+  double subwindow_median = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t subwindows = 0;  ///< sub-windows recorded over all threads
 };
 
 enum class FailureKind {

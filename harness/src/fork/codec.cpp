@@ -17,9 +17,9 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 272, "IterationResult changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 288, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 312, "BenchmarkParams changed: update fork/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 320, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
 
@@ -92,6 +92,7 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
   w.put_bool(v.gc_between_iterations);
   w.put_i32(v.forks);
   w.put_i32(v.warmup_forks);
+  w.put_i64(v.subwindow.count());
   encode_strings(w, v.fork_args);
   w.put_count(v.params.size());
   for (const auto& [key, value] : v.params) {
@@ -118,6 +119,7 @@ void decode(ByteReader& r, BenchmarkParams& v) {
   v.gc_between_iterations = r.get_bool();
   v.forks = r.get_i32();
   v.warmup_forks = r.get_i32();
+  v.subwindow = Nanos(r.get_i64());
   v.fork_args = decode_strings(r);
   v.params.resize(r.get_count(8));
   for (auto& [key, value] : v.params) {
@@ -195,6 +197,8 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_f64(v.host.load_average);
   w.put_f64(v.host.others_share);
   w.put_f64(v.host.idle_share);
+  w.put_f64(v.subwindow_median);
+  w.put_i64(v.subwindows);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
@@ -219,6 +223,8 @@ void decode(ByteReader& r, IterationResult& v) {
   v.host.load_average = r.get_f64();
   v.host.others_share = r.get_f64();
   v.host.idle_share = r.get_f64();
+  v.subwindow_median = r.get_f64();
+  v.subwindows = r.get_i64();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

@@ -22,7 +22,8 @@ namespace cmh::forking {
 // preemption evidence per worker and iteration.
 // 3: each worker's run-queue wait; per iteration others' and the idle share of the
 // process's CPUs.
-inline constexpr std::uint8_t kProtocolVersion = 3;
+// 4: the plan's -subwin target; per iteration the sub-window median and count.
+inline constexpr std::uint8_t kProtocolVersion = 4;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 

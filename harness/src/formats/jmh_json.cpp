@@ -221,6 +221,15 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
     j["forkInterval"] = std::move(fi);
     j["medianScore"] = agg.median;
   }
+  if (const auto& sw = agg.subwindow) {
+    Json s = Json::object();
+    s["score"] = sw->score;
+    s["subwindows"] = sw->subwindows;
+    s["iterations"] = sw->iterations;
+    s["targetLengthNs"] = sw->target_ns;
+    s["method"] = stats::kSubwindowMethod;
+    j["subwindowMedian"] = std::move(s);
+  }
   if (agg.cpu_time) j["cpuTimeNorm"] = metric_json(*agg.cpu_time, agg.cpu_time->unit, true, false);
   if (agg.total_time) j["totalTimeNorm"] = metric_json(*agg.total_time, agg.total_time->unit, true, false);
   j["disturbance"] = disturbance_json(agg);

@@ -87,6 +87,12 @@ struct alignas(128) WorkerTally {
   std::int64_t involuntary_switches = -1;  ///< -1: not measured
   std::int64_t voluntary_switches = -1;
   std::int64_t run_delay_ns = -1;          ///< run-queue wait (schedstat); -1: not measured
+  /// -subwin: ns per call of each recorded sub-window, into a buffer sized before the
+  /// window opens; nullptr: the plain timed loop.
+  double* subwindows = nullptr;
+  std::uint32_t subwindow_capacity = 0;
+  std::uint32_t subwindow_count = 0;
+  std::int64_t subwindow_target_ns = 0;
   bool arrived = false;
   bool finished_measuring = false;
 };
@@ -124,6 +130,10 @@ struct LoopHooks {
   /// when there are invocation fixtures.
   std::uint64_t (*time_loop)(const void* ptrs, const WorkerView& view, const std::atomic<bool>& stop,
                              std::int64_t& timed) = nullptr;
+  /// -subwin's timed loop (no invocation fixtures): calls in chunks until `stop`, the
+  /// clock read after each chunk; returns the calls. nullptr with invocation fixtures.
+  std::uint64_t (*time_loop_windows)(const void* ptrs, const WorkerView& view, const std::atomic<bool>& stop,
+                                     WorkerTally& tally) = nullptr;
   /// Aux counters: zeroed when the timed window opens, read when it closes; nullptr without.
   void (*reset_aux)(const WorkerView& view) = nullptr;
   void (*snapshot_aux)(const WorkerView& view, double* out) = nullptr;
