@@ -5,7 +5,7 @@
 // 1000, a CPU regression compare.py must find in cpu_time. Timing.nap sleeps, so
 // that it is off the CPU by design. Timing.spawn starts and joins a thread per op
 // (as samples/22_tab.cpp's TAB.separate does): its measuring thread blocks on the
-// join, and its own children preempt it.
+// join, and its own children preempt it. Timing.empty has an empty body.
 #include <cmh/cmh.hpp>
 
 #include <chrono>
@@ -34,3 +34,6 @@ CMH_BENCHMARK(Timing, spawn) {
   t.join();
   return x;
 }
+
+// An empty body: -subwin's chunked loop must not let the compiler fold it away.
+CMH_BENCHMARK(Timing, empty) {}

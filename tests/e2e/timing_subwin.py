@@ -43,6 +43,17 @@ for mode, forks in (("avgt", "1"), ("thrpt", "0")):
         # Same unit and shape as the primary: within a factor of 10 of the mean whatever the load.
         check(score / 10 <= sw["score"] <= score * 10, f"sub-window median {sw['score']} against score {score}")
 
+# An empty body: the chunked loop must still call it once per op (a folded loop gave
+# 1e-11 ns/op and an infinite sub-window median).
+path = os.path.join(work, "empty.json")
+run(args.bench, ["Timing.empty", "-f", "0", "-wi", "1", "-w", "50ms", "-i", "3", "-r", "100ms", "-bm", "avgt",
+                 "-subwin", "1ms", "-rf", "json", "-rff", path], timeout=120, check_exit=0)
+with open(path) as f:
+    empty = json.load(f)[0]
+sw, score = empty["cmh"].get("subwindowMedian", {}), empty["primaryMetric"]["score"]
+check(isinstance(sw.get("score"), float) and 0.01 < sw["score"] < 1000, f"empty body: sub-window median {sw}")
+check(isinstance(score, float) and 0.01 < score < 1000, f"empty body: score {score} ns/op")
+
 out, rec = run_json("off", ["-bm", "avgt", "-f", "0"])
 check("sub-window median" not in out and "subwindowMedian" not in rec["cmh"], "a sub-window median without -subwin")
 
