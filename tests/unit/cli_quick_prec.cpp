@@ -45,3 +45,11 @@ TEST_CASE("-prec takes a percentage or a fraction; -maxTime needs -prec") {
   CHECK(error_of({"-maxTime", "30s"}).find("give -prec as well") != std::string::npos);
   CHECK(error_of({"-prec", "2%", "-maxTime", "0"}).find("should be positive") != std::string::npos);
 }
+
+TEST_CASE("-subwin takes a positive time; without it the option stays unset") {
+  CHECK(parse({"-subwin", "1ms"}).overrides.subwindow == 1ms);
+  CHECK(parse({"-subwin", "250us"}).overrides.subwindow == 250us);
+  CHECK_FALSE(parse({}).overrides.subwindow.has_value());
+  CHECK(error_of({"-subwin", "0"}).find("should be positive") != std::string::npos);
+  CHECK(error_of({"-subwin", "soon"}).find("soon") != std::string::npos);
+}

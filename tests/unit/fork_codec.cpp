@@ -33,6 +33,7 @@ BenchmarkParams sample_plan() {
   p.gc_between_iterations = true;
   p.forks = 6;
   p.warmup_forks = 2;
+  p.subwindow = std::chrono::microseconds(1500);
   p.fork_args = {"-Xmx1g", "--membind=0", "-DFOO=b a r"};
   p.params = {{"size", "64"}, {"text", "ünïcode, with comma"}};
   p.profilers = {"alloc", "perf:events=cycles;x=1"};
@@ -86,6 +87,7 @@ TEST_CASE("fork codec: the plan crosses the channel field by field") {
   CHECK(q.gc_between_iterations == p.gc_between_iterations);
   CHECK(q.forks == p.forks);
   CHECK(q.warmup_forks == p.warmup_forks);
+  CHECK(q.subwindow == p.subwindow);
   CHECK(q.fork_args == p.fork_args);
   CHECK(q.params == p.params);
   CHECK(q.profilers == p.profilers);
@@ -96,8 +98,8 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.kind = IterationKind::warmup;
   r.index = 3;
   r.primary = {"TAB.inline", 1234.5678, "ops/s", AggregationPolicy::average};
-  r.threads = {{0, 1000, 1'000'000'123, 987'654'321, 1'000'000'500, 3, 7},
-               {1, std::numeric_limits<std::uint64_t>::max(), -5, 0, 0, -1, -1}};
+  r.threads = {{0, 1000, 1'000'000'123, 987'654'321, 1'000'000'500, 3, 7, 12'345'678},
+               {1, std::numeric_limits<std::uint64_t>::max(), -5, 0, 0, -1, -1, -1}};
   r.all_ops = 1'000'000'000'000ull;
   r.measured_ops = 999;
   r.wall_ns = 1'000'000'999;
@@ -114,6 +116,9 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
                    {"min", std::numeric_limits<double>::infinity(), "x", AggregationPolicy::min}};
   r.timed_out = true;
   r.host.steal_fraction = 0.125;  // load_average stays NaN: "unknown" must cross as NaN
+  r.host.others_share = 0.375;    // idle_share stays NaN
+  r.subwindow_median = 73.25;
+  r.subwindows = 4980;
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -128,9 +133,14 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
     CHECK(q.threads[i].window_ns == r.threads[i].window_ns);
     CHECK(q.threads[i].involuntary_switches == r.threads[i].involuntary_switches);
     CHECK(q.threads[i].voluntary_switches == r.threads[i].voluntary_switches);
+    CHECK(q.threads[i].run_delay_ns == r.threads[i].run_delay_ns);
   }
   CHECK(q.host.steal_fraction == r.host.steal_fraction);
   CHECK(std::isnan(q.host.load_average));
+  CHECK(q.host.others_share == r.host.others_share);
+  CHECK(std::isnan(q.host.idle_share));
+  CHECK(q.subwindow_median == r.subwindow_median);
+  CHECK(q.subwindows == r.subwindows);
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

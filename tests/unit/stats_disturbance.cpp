@@ -39,6 +39,27 @@ IterationResult iteration_of(std::vector<ThreadMeasurement> threads) {
   return it;
 }
 
+ThreadMeasurement waiting(ThreadMeasurement t, std::int64_t run_delay_ns) {
+  t.run_delay_ns = run_delay_ns;
+  return t;
+}
+
+IterationResult on_cpus(IterationResult it, double others, double idle) {
+  it.host.others_share = others;
+  it.host.idle_share = idle;
+  return it;
+}
+
+constexpr std::int64_t kMs = 1'000'000;
+
+/// TAB.separate's measuring thread over a 300 ms window, as recorded on a quiet 2-vCPU VM:
+/// it starts and joins a thread per op (thousands of voluntary switches), and its own
+/// children and their exits cost it 8-17 involuntary switches; it waited 4-6 % of its
+/// runnable time.
+ThreadMeasurement joining_parent(std::int64_t involuntary, std::int64_t run_delay_ns) {
+  return waiting(worker(95 * kMs, involuntary, 4000, 300 * kMs, 4000), run_delay_ns);
+}
+
 }  // namespace
 
 TEST_CASE("disturbance: a quiet compute iteration is not flagged") {
@@ -114,6 +135,78 @@ TEST_CASE("disturbance: the summary counts iterations and says when the score is
         "in a thread's window, host steal up to 2.0 %, load average up to 7.50)");
 }
 
+TEST_CASE("disturbance: a quiet body that starts and joins threads is not flagged, pinned or spread") {
+  // Pinned to one CPU, its own children keep that CPU busy (idle 3 %), others used 1 %.
+  const auto pinned = cmh::stats::assess(on_cpus(iteration_of({joining_parent(14, 5 * kMs)}), 0.01, 0.03));
+  CHECK(pinned.measured);
+  CHECK(pinned.blocking);
+  CHECK(pinned.own_threads_only);
+  CHECK_FALSE(pinned.crowded);
+  CHECK_FALSE(pinned.disturbed());
+  CHECK(pinned.wait_share == doctest::Approx(5.0 / 100.0));
+  // Spread over two CPUs, half idle; 17 involuntary switches, over main's bound of 3.
+  const auto spread = cmh::stats::assess(on_cpus(iteration_of({joining_parent(17, 4 * kMs)}), 0.0, 0.55));
+  CHECK_FALSE(spread.disturbed());
+  // Others busy elsewhere while its CPUs stay idle enough: not crowded either.
+  const auto idle = cmh::stats::assess(on_cpus(iteration_of({joining_parent(12, 40 * kMs)}), 0.30, 0.40));
+  CHECK_FALSE(idle.own_threads_only);
+  CHECK_FALSE(idle.crowded);
+  CHECK_FALSE(idle.disturbed());
+}
+
+TEST_CASE("disturbance: the same joining body is flagged when other processes crowd its CPUs") {
+  // A CPU hog pinned beside it: others used half the CPU, 1 % idle, and the parent itself
+  // rarely switched involuntarily (its children waited instead).
+  const auto d = cmh::stats::assess(on_cpus(iteration_of({joining_parent(2, 60 * kMs)}), 0.50, 0.01));
+  CHECK(d.blocking);
+  CHECK(d.crowded);
+  CHECK(d.disturbed());
+  CHECK(cmh::stats::describe(d) ==
+        "CPU/wall 0.32, waited 39 % of its runnable time, others used 50 % of its CPUs, 2 involuntary context switches");
+  // Unknown shares (an iteration under 20 ticks per CPU): its wait decides, then its switches.
+  CHECK(cmh::stats::assess(iteration_of({joining_parent(2, 60 * kMs)})).waited);
+  CHECK_FALSE(cmh::stats::assess(iteration_of({joining_parent(14, 5 * kMs)})).disturbed());
+  CHECK(cmh::stats::assess(iteration_of({joining_parent(14, -1)})).preempted);
+}
+
+TEST_CASE("disturbance: a compute body is judged on its run-queue wait, and excused among its own threads") {
+  // Beside a pinned hog: it waited 45 % of its runnable time, with few involuntary switches.
+  const auto hog = cmh::stats::assess(
+      on_cpus(iteration_of({waiting(worker(kSecond * 55 / 100, 2), kSecond * 45 / 100)}), 0.45, 0.0));
+  CHECK(hog.waited);
+  CHECK(hog.off_cpu);
+  CHECK(hog.disturbed());
+  // Waited 3 %, ten switches in a second: quiet.
+  const auto quiet = cmh::stats::assess(
+      on_cpus(iteration_of({waiting(worker(kSecond * 97 / 100, 10), kSecond * 3 / 100)}), 0.12, 0.5));
+  CHECK_FALSE(quiet.waited);
+  CHECK_FALSE(quiet.disturbed());
+  // A wait known overrides the switch count: 40 involuntary switches (its own page faults'
+  // reschedules, say) but a 1 % wait.
+  CHECK_FALSE(cmh::stats::assess(on_cpus(iteration_of({waiting(worker(kSecond * 99 / 100, 40), kSecond / 100)}),
+                                         0.2, 0.3))
+                  .disturbed());
+  // Four threads on two CPUs, each running half its window and waiting the other half,
+  // while other processes used 2 %: it waits for itself, nothing is flagged.
+  std::vector<ThreadMeasurement> four(4, waiting(worker(kSecond / 2, 30), kSecond / 2));
+  const auto own = cmh::stats::assess(on_cpus(iteration_of(four), 0.02, 0.0));
+  CHECK(own.waited);
+  CHECK(own.own_threads_only);
+  CHECK_FALSE(own.disturbed());
+  // The same with others using 40 %: flagged.
+  CHECK(cmh::stats::assess(on_cpus(iteration_of(four), 0.40, 0.0)).disturbed());
+  // Among its own threads only, its ratio stays out of the mean that can call a score inflated.
+  ForkResult f;
+  for (int i = 0; i < 5; ++i) f.measurement.push_back(on_cpus(iteration_of(four), 0.02, 0.0));
+  f.measurement.push_back(on_cpus(iteration_of(four), 0.40, 0.0));
+  const auto s = cmh::stats::summarise_disturbance({&f});
+  CHECK(s.disturbed == 1);
+  CHECK(s.mean_cpu_wall == doctest::Approx(0.5));
+  CHECK(s.likely_inflated());  // one in six, but the only iteration among others ran half its window
+  CHECK(s.most_others == doctest::Approx(0.40));
+  CHECK(s.most_wait == doctest::Approx(0.5));
+}
+
 TEST_CASE("cpu.time.norm sums CPU over threads and divides by the ops of all threads") {
   CHECK(cmh::stats::cpu_time_per_op({worker(kSecond, 0, 0, kSecond, 1000)}) == doctest::Approx(1e6));
   CHECK(cmh::stats::cpu_time_per_op({worker(kSecond, 0, 0, kSecond, 1000), worker(kSecond / 2, 0, 0, kSecond, 1000)}) ==
@@ -155,4 +248,51 @@ TEST_CASE("host load: the /proc/stat cpu line gives steal and total ticks") {
   const auto h = cmh::engine::host_load_between(cmh::engine::CpuTicks{10, 1000}, cmh::engine::CpuTicks{60, 2000});
   CHECK(h.steal_fraction == doctest::Approx(0.05));
   CHECK(std::isnan(cmh::engine::host_load_between(std::nullopt, cmh::engine::CpuTicks{}).steal_fraction));
+}
+
+TEST_CASE("host load: others' and the idle share of the process's CPUs from the per-CPU lines") {
+  const std::string before = "cpu  300 0 100 1600 0 0 0 0 0 0\n"
+                             "cpu0 100 0 50 850 0 0 0 0 0 0\n"
+                             "cpu1 200 0 50 750 0 0 0 0 0 0\n"
+                             "intr 1 2 3\n";
+  const std::string after = "cpu  400 0 100 1700 0 0 0 0 0 0\n"
+                            "cpu0 150 0 60 890 0 0 0 0 0 0\n"   // 100 ticks: 60 busy, 40 idle
+                            "cpu1 250 0 50 800 0 0 0 0 0 0\n"
+                            "intr 1 2 3\n";
+  const auto b0 = cmh::engine::parse_cpu_set(before, {0});
+  REQUIRE(b0.has_value());
+  CHECK(b0->total == 1000);
+  CHECK(b0->idle == 850);
+  CHECK(b0->cpus == 1);
+  const auto both = cmh::engine::parse_cpu_set(before, {0, 1});
+  REQUIRE(both.has_value());
+  CHECK(both->total == 2000);
+  CHECK(both->cpus == 2);
+  CHECK_FALSE(cmh::engine::parse_cpu_set(before, {7}).has_value());
+  CHECK_FALSE(cmh::engine::parse_cpu_set("cpu0 1 2 3\n", {0}).has_value());
+
+  // CPU 0 only; the process ran 20 ticks' worth (200 ms at 10 ms a tick) of the 60 busy.
+  cmh::engine::HostSample s0{std::nullopt, b0, 1'000'000'000};
+  cmh::engine::HostSample s1{std::nullopt, cmh::engine::parse_cpu_set(after, {0}), 1'200'000'000};
+  cmh::HostLoad h;
+  cmh::engine::cpu_shares_between(s0, s1, 1e7, h);
+  CHECK(h.others_share == doctest::Approx(0.40));
+  CHECK(h.idle_share == doctest::Approx(0.40));
+  // The process's own CPU above the sampled busy ticks: others' share floors at 0.
+  s1.process_cpu_ns = 2'000'000'000;
+  cmh::HostLoad own;
+  cmh::engine::cpu_shares_between(s0, s1, 1e7, own);
+  CHECK(own.others_share == 0.0);
+  // Fewer than 20 ticks per CPU: unknown.
+  cmh::engine::HostSample short_after{std::nullopt, cmh::engine::CpuSetTicks{1019, 860, 1}, 1'000'000'000};
+  cmh::HostLoad unknown;
+  cmh::engine::cpu_shares_between(s0, short_after, 1e7, unknown);
+  CHECK(std::isnan(unknown.others_share));
+  CHECK(std::isnan(unknown.idle_share));
+  // No process clock, or a different CPU set: unknown.
+  cmh::engine::HostSample no_clock = s1;
+  no_clock.process_cpu_ns = -1;
+  cmh::HostLoad none;
+  cmh::engine::cpu_shares_between(s0, no_clock, 1e7, none);
+  CHECK(std::isnan(none.others_share));
 }

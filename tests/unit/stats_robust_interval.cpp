@@ -5,7 +5,9 @@
 #include "stats/robust_interval.hpp"
 #include "stats/student_t.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <vector>
 
 TEST_CASE("fork-aware interval: t over fork means, forks-1 degrees of freedom") {
   // Fork means 10, 12, 14: mean 12, sd 2, t(0.999, 2) * 2 / sqrt(3).
@@ -38,4 +40,42 @@ TEST_CASE("median of the pooled iteration scores resists a few inflated iteratio
   CHECK(cmh::stats::median_of({{73, 74, 72}, {75, 300}}) == doctest::Approx(74));
   CHECK(cmh::stats::median_of({{1, 4}, {3, 2}}) == doctest::Approx(2.5));
   CHECK(std::isnan(cmh::stats::median_of({})));
+}
+
+TEST_CASE("median in place: odd and even counts, NaN when empty") {
+  std::vector<double> odd{5, 1, 4, 2, 3};
+  CHECK(cmh::stats::median_in_place(odd.data(), odd.data() + odd.size()) == 3);
+  std::vector<double> even{10, 1, 7, 3};
+  CHECK(cmh::stats::median_in_place(even.data(), even.data() + even.size()) == 5);
+  CHECK(std::isnan(cmh::stats::median_in_place(even.data(), even.data())));
+}
+
+TEST_CASE("sub-window median: the median over iterations, skipping iterations without one") {
+  cmh::BenchmarkParams p;
+  p.subwindow = std::chrono::milliseconds(1);
+  cmh::ForkResult a;
+  cmh::ForkResult b;
+  // A preempted iteration (300) cannot drag it; an iteration without sub-windows is skipped.
+  for (double v : {70.0, 300.0, 72.0}) {
+    cmh::IterationResult it;
+    it.subwindow_median = v;
+    it.subwindows = 100;
+    a.measurement.push_back(it);
+  }
+  cmh::IterationResult none;
+  b.measurement.push_back(none);
+  cmh::IterationResult last;
+  last.subwindow_median = 71;
+  last.subwindows = 90;
+  b.measurement.push_back(last);
+  const auto sw = cmh::stats::subwindow_median(p, {&a, &b});
+  REQUIRE(sw.has_value());
+  CHECK(sw->score == doctest::Approx(71.5));
+  CHECK(sw->iterations == 4);
+  CHECK(sw->subwindows == 390);
+  CHECK(sw->target_ns == 1'000'000);
+  CHECK(cmh::stats::subwindow_median(p, {&b})->score == 71);
+  cmh::ForkResult empty;
+  empty.measurement.push_back(none);
+  CHECK_FALSE(cmh::stats::subwindow_median(p, {&empty}).has_value());
 }

@@ -71,6 +71,7 @@ struct OptionSet {
   std::optional<Nanos> timeout;                  ///< per iteration
   std::optional<bool> sync_iterations;
   std::optional<bool> gc_between_iterations;
+  std::optional<Nanos> subwindow;                ///< -subwin: sub-window target length
   /// Parameter values by name (from -p); replaces the declared defaults.
   std::map<std::string, std::vector<std::string>> params;
 

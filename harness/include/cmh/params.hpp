@@ -43,6 +43,9 @@ struct BenchmarkParams {
   bool gc_between_iterations = false;
   int forks = 3;
   int warmup_forks = 0;
+  /// -subwin: the target length of the sub-windows whose median is the sub-window score
+  /// (time modes without invocation fixtures); 0: off, the plain timed loop.
+  Nanos subwindow{0};
   std::vector<std::string> fork_args;  ///< effective: prepend + (replace | inherited) + append
   /// Parameter values of this point, sorted by name.
   std::vector<std::pair<std::string, std::string>> params;

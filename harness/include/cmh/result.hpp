@@ -52,6 +52,9 @@ struct ThreadMeasurement {
   /// body blocked (sleep, lock, I/O). -1 if not measured.
   std::int64_t involuntary_switches = -1;
   std::int64_t voluntary_switches = -1;
+  /// Time the thread spent runnable but waiting for a CPU over its timed window (the
+  /// run-queue delay of /proc/thread-self/schedstat); -1 if not measured.
+  std::int64_t run_delay_ns = -1;
 };
 
 /// The host around one iteration, read by the control thread outside the timed window.
@@ -61,6 +64,13 @@ struct HostLoad {
   double steal_fraction = std::numeric_limits<double>::quiet_NaN();
   /// The 1-minute load average at the end of the iteration (/proc/loadavg); NaN if unavailable.
   double load_average = std::numeric_limits<double>::quiet_NaN();
+  /// Share of the process's allowed CPUs' time that other processes (and the hypervisor)
+  /// used during the iteration: the CPUs' busy ticks (/proc/stat) minus this process's
+  /// CPU time (CLOCK_PROCESS_CPUTIME_ID, exited threads included). NaN where unknown,
+  /// also when the iteration spanned fewer than kMinShareTicks ticks per CPU.
+  double others_share = std::numeric_limits<double>::quiet_NaN();
+  /// Share of the same CPUs' time that was idle (idle and iowait ticks); NaN where unknown.
+  double idle_share = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct IterationResult {
@@ -81,6 +91,10 @@ struct IterationResult {
   std::vector<ScalarResult> secondaries;
   bool timed_out = false;
   HostLoad host;
+  /// -subwin: the median of the iteration's sub-windows, per op, as a score in the
+  /// primary's unit and shape (per-thread medians combined like the primary); NaN if off.
+  double subwindow_median = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t subwindows = 0;  ///< sub-windows recorded over all threads
 };
 
 enum class FailureKind {

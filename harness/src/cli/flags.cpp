@@ -176,6 +176,16 @@ const FlagSpec kFlags[] = {
      "running until all have stopped, which lowers the noise of multithreaded benchmarks. Always off "
      "for SingleShotTime. (default: true)",
      [](ParseState& s, std::string_view v) { overrides(s).sync_iterations = parse_bool(v); }},
+    {"subwin", "", "time", false,
+     "Also time each measurement iteration in short sub-windows of about this length (e.g. 1ms) "
+     "and report their median per op, per iteration and over iterations (the Robust line, "
+     "cmh.subwindowMedian): a score a busy machine inflates far less than the mean. Time modes "
+     "without invocation fixtures. (default: off)",
+     [](ParseState& s, std::string_view v) {
+       const Nanos t = parse_time(v);
+       if (t.count() <= 0) throw CommandLineError(fmt::format("the sub-window \"{}\" should be positive", v));
+       overrides(s).subwindow = t;
+     }},
     {"t", "", "int", false,
      "Worker threads that run the benchmark at once. 'max' means every CPU this process may run on, "
      "'halfmax' half of them, rounded up. (default: 1)",

@@ -72,10 +72,19 @@ void time_mode(LoopArgs& a, const LoopHooks& h, const void* p) {
   WorkerTally& t = *a.tally;
   arrive(a);
   std::uint64_t ramp = ramp_up(a, h, p);
+  // -subwin's loop or the plain one, chosen here, outside the window.
+  const bool windows = t.subwindows != nullptr && h.time_loop_windows != nullptr;
   begin_window(a, h);
   std::int64_t timed = 0;
-  const std::int64_t t0 = now_ns();
-  const std::uint64_t n = h.time_loop(p, a.view, a.sync->stop, timed);
+  std::int64_t t0 = 0;
+  std::uint64_t n = 0;
+  if (windows) {
+    t0 = now_ns();
+    n = h.time_loop_windows(p, a.view, a.sync->stop, t);
+  } else {
+    t0 = now_ns();
+    n = h.time_loop(p, a.view, a.sync->stop, timed);
+  }
   const std::int64_t t1 = now_ns();
   t.start_ns = t0;
   t.stop_ns = t1;

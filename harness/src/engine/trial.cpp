@@ -28,6 +28,7 @@
 #include "engine/thread_layout.hpp"
 #include "engine/worker_pool.hpp"
 #include "stats/precision.hpp"
+#include "stats/robust_interval.hpp"
 
 // The bundled allocator's "return free memory now" (-gc true); absent without it.
 extern "C" __attribute__((weak)) void cmh_alloc_collect(void);
@@ -47,6 +48,7 @@ struct alignas(128) WorkerSlot {
   detail::WorkerTally tally;
   std::unique_ptr<SampleHistogram> histogram;
   std::vector<double> aux;
+  std::vector<double> subwindows;  ///< -subwin's buffer, sized in prepare(), before the window
   detail::LoopArgs args;
 };
 
@@ -75,6 +77,7 @@ class Trial {
   void prepare(const IterationParams& ip, int index, IterationResult& r);
   void measure(const IterationParams& ip, IterationResult& r);
   void add_secondaries(IterationResult& r) const;
+  void subwindow_score(IterationResult& r);
   std::optional<Failure> fail(const IterationParams& ip, int index, Failure f);
   static void measure_job(void* context, int worker);
   void abandon_iteration(WorkerSlot& slot);
@@ -235,12 +238,25 @@ void Trial::prepare(const IterationParams& ip, int index, IterationResult& r) {
   sync_.threads = workers;
   sync_.synchronise = plan_.sync_iterations && plan_.mode != BenchmarkMode::single_shot;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(ip.time).count();
+  // -subwin: room for every sub-window of at least half the target the iteration can
+  // hold, sized here (outside the window and the profilers' view) and kept across iterations.
+  const std::int64_t target = plan_.subwindow.count();
+  const bool subwindows = target > 0 && ip.kind == IterationKind::measurement &&
+                          (plan_.mode == BenchmarkMode::throughput || plan_.mode == BenchmarkMode::average_time);
+  const std::size_t capacity =
+      subwindows ? static_cast<std::size_t>(std::min<std::int64_t>(2 * (ip.time.count() / target) + 64, 1 << 24)) : 0;
   for (auto& slot : slots_) {
     const std::uint64_t mask = slot->tally.sample_mask;
     slot->tally = detail::WorkerTally{};
     slot->tally.sample_mask = mask;
     slot->tally.histogram = slot->histogram.get();
     slot->tally.aux = slot->aux.empty() ? nullptr : slot->aux.data();
+    if (subwindows) {
+      if (slot->subwindows.size() < capacity) slot->subwindows.resize(capacity);
+      slot->tally.subwindows = slot->subwindows.data();
+      slot->tally.subwindow_capacity = static_cast<std::uint32_t>(slot->subwindows.size());
+      slot->tally.subwindow_target_ns = target;
+    }
     if (slot->histogram) slot->histogram->clear();
     std::fill(slot->aux.begin(), slot->aux.end(), 0.0);
     detail::ControlAccess::set_started(slot->control, false);
@@ -316,6 +332,7 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
     r.threads[w].cpu_ns = t.cpu_ns;
     r.threads[w].involuntary_switches = t.involuntary_switches;
     r.threads[w].voluntary_switches = t.voluntary_switches;
+    r.threads[w].run_delay_ns = t.run_delay_ns;
     r.measured_ops += r.threads[w].measured_ops;
     calls += t.calls;
     last_stop = std::max(last_stop, t.stop_ns);
@@ -323,6 +340,7 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
   }
   r.all_ops = scale_ops(calls, plan_.ops_per_invocation, ip.batch_size);
   r.wall_ns = last_stop - go_ns;
+  subwindow_score(r);
   if (plan_.mode == BenchmarkMode::sample_time) {
     HistogramSums sums;
     sums.add(*r.samples);
@@ -330,6 +348,25 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
   } else {
     r.primary.value = primary_iteration_score(plan_.mode, plan_.time_unit, r.threads);
   }
+}
+
+// -subwin: each thread's median sub-window, per op, combined over threads like the primary
+// (throughput: summed rates; average time: the mean). In place: nothing is allocated.
+void Trial::subwindow_score(IterationResult& r) {
+  double acc = 0;
+  int threads = 0;
+  for (auto& slot : slots_) {
+    const detail::WorkerTally& t = slot->tally;
+    if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
+    const double per_call = stats::median_in_place(t.subwindows, t.subwindows + t.subwindow_count);
+    const double per_op = per_call / std::max(1, plan_.ops_per_invocation);
+    acc += plan_.mode == BenchmarkMode::throughput ? nanos_per(plan_.time_unit) / per_op
+                                                   : per_op / nanos_per(plan_.time_unit);
+    r.subwindows += t.subwindow_count;
+    ++threads;
+  }
+  if (threads == 0) return;
+  r.subwindow_median = plan_.mode == BenchmarkMode::throughput ? acc : acc / threads;
 }
 
 void Trial::add_secondaries(IterationResult& r) const {
@@ -405,7 +442,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
 
   IterationResult r;
   prepare(ip, index, r);
-  const auto ticks_before = read_cpu_ticks();
+  const HostSample host_before = read_host_sample();
   std::optional<Failure> failure;
   std::size_t started = 0;
   try {
@@ -429,7 +466,7 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   if (auto f = store_->run(StateStep::teardown_iteration); f && !failure) failure = std::move(f);
   if (failure) return fail(ip, index, std::move(*failure));
 
-  r.host = host_load_between(ticks_before, read_cpu_ticks());
+  r.host = host_load_between(host_before, read_host_sample());
   add_secondaries(r);
   // Profilers come last: JMH lists their results after the benchmark's own.
   for (auto& results : profiler_results_)

@@ -16,10 +16,10 @@ namespace cmh::forking {
 // encode and decode it below, then bump kProtocolVersion (fork/frames.hpp).
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
-static_assert(sizeof(ThreadMeasurement) == 56, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 256, "IterationResult changed: update fork/codec.cpp");
+static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 288, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 328, "BenchmarkParams changed: update fork/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
 
@@ -92,6 +92,7 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
   w.put_bool(v.gc_between_iterations);
   w.put_i32(v.forks);
   w.put_i32(v.warmup_forks);
+  w.put_i64(v.subwindow.count());
   encode_strings(w, v.fork_args);
   w.put_count(v.params.size());
   for (const auto& [key, value] : v.params) {
@@ -120,6 +121,7 @@ void decode(ByteReader& r, BenchmarkParams& v) {
   v.gc_between_iterations = r.get_bool();
   v.forks = r.get_i32();
   v.warmup_forks = r.get_i32();
+  v.subwindow = Nanos(r.get_i64());
   v.fork_args = decode_strings(r);
   v.params.resize(r.get_count(8));
   for (auto& [key, value] : v.params) {
@@ -139,6 +141,7 @@ void encode(ByteWriter& w, const ThreadMeasurement& v) {
   w.put_i64(v.window_ns);
   w.put_i64(v.involuntary_switches);
   w.put_i64(v.voluntary_switches);
+  w.put_i64(v.run_delay_ns);
 }
 
 void decode(ByteReader& r, ThreadMeasurement& v) {
@@ -149,6 +152,7 @@ void decode(ByteReader& r, ThreadMeasurement& v) {
   v.window_ns = r.get_i64();
   v.involuntary_switches = r.get_i64();
   v.voluntary_switches = r.get_i64();
+  v.run_delay_ns = r.get_i64();
 }
 
 // Sparse: only non-empty buckets travel, as (bucket index, count) in ascending order.
@@ -195,13 +199,17 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_bool(v.timed_out);
   w.put_f64(v.host.steal_fraction);
   w.put_f64(v.host.load_average);
+  w.put_f64(v.host.others_share);
+  w.put_f64(v.host.idle_share);
+  w.put_f64(v.subwindow_median);
+  w.put_i64(v.subwindows);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
   v.kind = r.get_enum(IterationKind::measurement, "iteration kind");
   v.index = r.get_i32();
   decode(r, v.primary);
-  v.threads.resize(r.get_count(52));
+  v.threads.resize(r.get_count(60));
   for (auto& t : v.threads) decode(r, t);
   v.all_ops = r.get_u64();
   v.measured_ops = r.get_u64();
@@ -217,6 +225,10 @@ void decode(ByteReader& r, IterationResult& v) {
   v.timed_out = r.get_bool();
   v.host.steal_fraction = r.get_f64();
   v.host.load_average = r.get_f64();
+  v.host.others_share = r.get_f64();
+  v.host.idle_share = r.get_f64();
+  v.subwindow_median = r.get_f64();
+  v.subwindows = r.get_i64();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

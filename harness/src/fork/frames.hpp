@@ -20,7 +20,10 @@ namespace cmh::forking {
 
 // 2: the handshake carries the fork's AllocatorState; results carry CPU time and
 // preemption evidence per worker and iteration.
-inline constexpr std::uint8_t kProtocolVersion = 3;
+// 3: each worker's run-queue wait; per iteration others' and the idle share of the
+// process's CPUs.
+// 4: the plan's -subwin target and -prec target and budget; per iteration the sub-window median and count.
+inline constexpr std::uint8_t kProtocolVersion = 4;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 

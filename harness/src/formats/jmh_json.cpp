@@ -136,15 +136,14 @@ Json number_or_null(double v) { return std::isnan(v) || v < 0 ? Json(nullptr) : 
 Json disturbance_json(const stats::AggregatedBenchmark& agg) {
   const stats::DisturbanceSummary& d = agg.disturbance;
   Json j = Json::object();
-  j["rule"] = fmt::format("a measurement iteration is disturbed when a worker thread had more than max({}, {} per "
-                          "second of its window) involuntary context switches, or, unless it blocked of its own "
-                          "accord, ran less than {} of its window's wall time",
-                          stats::kMinSwitches, stats::kMaxSwitchesPerSecond, stats::kMinCpuWallRatio);
+  j["rule"] = stats::rule_text();
   j["measuredIterations"] = d.measured;
   j["disturbedIterations"] = d.disturbed;
   j["likelyInflated"] = d.likely_inflated();
   j["lowestCpuWall"] = d.measured > 0 ? Json(d.lowest_cpu_wall) : Json(nullptr);
   j["mostInvoluntarySwitches"] = d.most_involuntary;
+  j["waitShareMax"] = number_or_null(d.most_wait);
+  j["othersShareMax"] = number_or_null(d.most_others);
   j["hostStealMax"] = number_or_null(d.most_steal);
   j["loadAverageMax"] = number_or_null(d.most_load);
   // [fork][iteration], in the order of primaryMetric.rawData.
@@ -161,8 +160,16 @@ Json disturbance_json(const stats::AggregatedBenchmark& agg) {
       e["disturbed"] = flag.disturbed();
       e["preempted"] = flag.preempted;
       e["offCpu"] = flag.off_cpu;
+      e["waited"] = flag.waited;
+      e["crowded"] = flag.crowded;
       e["blocking"] = flag.blocking;
+      e["ownThreadsOnly"] = flag.own_threads_only;
       e["cpuWall"] = flag.measured ? Json(flag.cpu_wall) : Json(nullptr);
+      e["cpuNs"] = flag.measured ? Json(flag.cpu_ns) : Json(nullptr);
+      e["windowNs"] = flag.measured ? Json(flag.window_ns) : Json(nullptr);
+      e["waitShare"] = flag.measured ? number_or_null(flag.wait_share) : Json(nullptr);
+      e["othersShare"] = number_or_null(it.host.others_share);
+      e["idleShare"] = number_or_null(it.host.idle_share);
       e["involuntarySwitches"] = flag.measured ? Json(flag.involuntary) : Json(nullptr);
       e["voluntarySwitches"] = flag.measured ? Json(flag.voluntary) : Json(nullptr);
       e["hostSteal"] = number_or_null(it.host.steal_fraction);
@@ -223,6 +230,15 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
     fi["scoreConfidence"] = pair_array(agg.fork_interval.confidence.first, agg.fork_interval.confidence.second);
     j["forkInterval"] = std::move(fi);
     j["medianScore"] = agg.median;
+  }
+  if (const auto& sw = agg.subwindow) {
+    Json s = Json::object();
+    s["score"] = sw->score;
+    s["subwindows"] = sw->subwindows;
+    s["iterations"] = sw->iterations;
+    s["targetLengthNs"] = sw->target_ns;
+    s["method"] = stats::kSubwindowMethod;
+    j["subwindowMedian"] = std::move(s);
   }
   if (agg.cpu_time) j["cpuTimeNorm"] = metric_json(*agg.cpu_time, agg.cpu_time->unit, true, false);
   if (agg.total_time) j["totalTimeNorm"] = metric_json(*agg.total_time, agg.total_time->unit, true, false);

@@ -189,6 +189,7 @@ BenchmarkParams resolve(const BenchmarkDefinition& def, const OptionSet& o, Benc
   // JMH never synchronises single-shot iterations: there is no steady state to align.
   bp.sync_iterations = mode != BenchmarkMode::single_shot && o.sync_iterations.value_or(true);
   if (o.gc_between_iterations) bp.gc_between_iterations = *o.gc_between_iterations;
+  if (o.subwindow) bp.subwindow = *o.subwindow;
   if (o.fork.count) bp.forks = *o.fork.count;
   if (o.fork.warmups) bp.warmup_forks = *o.fork.warmups;
   bp.fork_args = effective_fork_args(o);

@@ -47,6 +47,7 @@ void OptionSet::overlay(const OptionSet& higher) {
   take_if_set(timeout, higher.timeout);
   take_if_set(sync_iterations, higher.sync_iterations);
   take_if_set(gc_between_iterations, higher.gc_between_iterations);
+  take_if_set(subwindow, higher.subwindow);
   // Each parameter is replaced as a whole: -p size=1,2 drops the declared sizes.
   for (const auto& [name, values] : higher.params) params[name] = values;
 }

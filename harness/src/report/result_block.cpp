@@ -82,6 +82,9 @@ std::string result_blocks(std::string_view benchmark, const stats::AggregatedBen
                           format_error(fi.error), b.primary.unit, fi.forks, stats::kForkIntervalMethod);
     else
       line += "; fork-aware interval: needs 2 forks";
+    if (const auto& sw = b.subwindow)
+      line += fmt::format("; sub-window median {} {} ({} sub-windows of ~{} in {} iterations)", format_score(sw->score),
+                          b.primary.unit, sw->subwindows, format_time(Nanos(sw->target_ns)), sw->iterations);
     out += line + "\n\n";
   }
   if (b.cpu_time) {

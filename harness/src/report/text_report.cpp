@@ -235,9 +235,9 @@ void TextReport::iteration_result(const BenchmarkParams& bp, const IterationResu
   if (r.kind == IterationKind::measurement) {
     // Flagged iterations say so on a line of their own: the iteration line keeps JMH's shape.
     if (const auto d = stats::assess(r); d.disturbed())
-      text += fmt::format("{}  (disturbed: CPU/wall {:.2f}, {} involuntary context switches)\n",
-                          std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '), d.cpu_wall,
-                          d.involuntary);
+      text += fmt::format("{}  (disturbed: {})\n",
+                          std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '),
+                          stats::describe(d));
     const auto shown = iteration_secondaries(bp, r);
     if (!shown.empty()) {
       const std::size_t indent = iteration_prefix(IterationKind::measurement, r.index).size();

@@ -222,6 +222,7 @@ AggregatedBenchmark aggregate(const BenchmarkRunResult& run) {
   out.disturbance = summarise_disturbance(forks);
   out.fork_interval = fork_interval(out.primary.raw_by_fork);
   out.median = median_of(out.primary.raw_by_fork);
+  out.subwindow = subwindow_median(run.params, forks);
   return out;
 }
 

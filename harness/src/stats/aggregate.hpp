@@ -54,6 +54,7 @@ struct AggregatedBenchmark {
   /// The primary's fork-aware interval and robust score (stats/robust_interval.hpp).
   ForkInterval fork_interval;
   double median = 0;
+  std::optional<SubwindowMedian> subwindow;  ///< -subwin's median of sub-windows
   bool has_results() const { return primary.n > 0; }
 };
 

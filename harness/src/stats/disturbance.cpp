@@ -14,9 +14,18 @@ std::int64_t switch_bound(std::int64_t window_ns) {
   return std::max(kMinSwitches, per_window);
 }
 
+namespace {
+bool known(double share) { return !std::isnan(share) && share >= 0; }
+}  // namespace
+
 IterationDisturbance assess(const IterationResult& it) {
   IterationDisturbance d;
   d.cpu_wall = 1;
+  const bool shares = known(it.host.others_share) && known(it.host.idle_share);
+  if (shares) {
+    d.others_share = it.host.others_share;
+    d.idle_share = it.host.idle_share;
+  }
   bool first = true;
   for (const auto& t : it.threads) {
     if (t.involuntary_switches < 0 || t.voluntary_switches < 0 || t.window_ns <= 0) return IterationDisturbance{};
@@ -24,15 +33,38 @@ IterationDisturbance assess(const IterationResult& it) {
     const std::int64_t bound = switch_bound(t.window_ns);
     // Blocking of its own accord: more voluntary switches than the bound and than involuntary ones.
     const bool blocks = t.voluntary_switches > bound && t.voluntary_switches > t.involuntary_switches;
+    const std::int64_t runnable = t.cpu_ns + t.run_delay_ns;
+    const bool wait_known = t.run_delay_ns >= 0 && runnable > 0;
+    const double wait = wait_known ? static_cast<double>(t.run_delay_ns) / static_cast<double>(runnable) : -1;
     d.blocking = d.blocking || blocks;
-    if (t.involuntary_switches > bound) d.preempted = true;
-    if (!blocks && t.window_ns >= kMinRatioWindowNs && ratio < kMinCpuWallRatio) d.off_cpu = true;
-    d.cpu_wall = first ? ratio : std::min(d.cpu_wall, ratio);
+    if (blocks) {
+      // Judged by its CPUs; its own waits include hand-offs between its own threads.
+      // Where the shares are unknown (a short iteration), its wait, then its switches, decide.
+      if (shares)
+        d.crowded = d.crowded || (d.idle_share < kMaxCrowdedIdle && d.others_share >= kMinOthersShare);
+      else if (wait_known)
+        d.waited = d.waited || wait > kMaxWaitShare;
+      else if (t.involuntary_switches > bound)
+        d.preempted = true;
+    } else {
+      if (wait_known)
+        d.waited = d.waited || wait > kMaxWaitShare;
+      else if (t.involuntary_switches > bound)
+        d.preempted = true;
+      if (t.window_ns >= kMinRatioWindowNs && ratio < kMinCpuWallRatio) d.off_cpu = true;
+    }
+    if (first || ratio < d.cpu_wall) {
+      d.cpu_wall = ratio;
+      d.cpu_ns = t.cpu_ns;
+      d.window_ns = t.window_ns;
+    }
+    d.wait_share = std::max(d.wait_share, wait);
     d.involuntary = std::max(d.involuntary, t.involuntary_switches);
     d.voluntary = std::max(d.voluntary, t.voluntary_switches);
     first = false;
   }
   d.measured = !first;
+  d.own_threads_only = d.measured && shares && d.others_share < kMinOthersShare;
   return d;
 }
 
@@ -57,8 +89,11 @@ DisturbanceSummary summarise_disturbance(const std::vector<const ForkResult*>& f
       s.disturbed += d.disturbed() ? 1 : 0;
       s.lowest_cpu_wall = s.measured == 1 ? d.cpu_wall : std::min(s.lowest_cpu_wall, d.cpu_wall);
       s.most_involuntary = std::max(s.most_involuntary, d.involuntary);
-      // A blocking body's ratio says nothing about other work: it stays out of the mean.
-      if (!d.blocking) {
+      s.most_wait = std::max(s.most_wait, d.wait_share);
+      s.most_others = std::max(s.most_others, d.others_share);
+      // A blocking body's ratio says nothing about other work, nor does the ratio of a
+      // body among its own threads only: they stay out of the mean.
+      if (!d.blocking && !d.own_threads_only) {
         ratio_sum += d.cpu_wall;
         ++ratio_n;
       }
@@ -68,11 +103,34 @@ DisturbanceSummary summarise_disturbance(const std::vector<const ForkResult*>& f
   return s;
 }
 
+std::string rule_text() {
+  const auto pct = [](double share) { return fmt::format("{:.0f} %", share * 100); };
+  return fmt::format(
+      "nothing is flagged when other processes used less than {0} of the process's allowed CPUs (own threads "
+      "only); otherwise a measurement iteration is disturbed when a worker thread that does not block waited "
+      "more than {1} of its runnable time for a CPU (or, where the wait is unknown, had more than max({2}, {3} "
+      "per second of its window) involuntary context switches), or ran less than {4} of a window of at least "
+      "1 ms; a body that blocks of its own accord is disturbed when its CPUs were crowded: less than {5} idle "
+      "while other processes used at least {0} (where the shares are unknown, it is judged by its wait, else "
+      "its switches)",
+      pct(kMinOthersShare), pct(kMaxWaitShare), kMinSwitches, kMaxSwitchesPerSecond, pct(kMinCpuWallRatio),
+      pct(kMaxCrowdedIdle));
+}
+
+std::string describe(const IterationDisturbance& d) {
+  std::string text = fmt::format("CPU/wall {:.2f}", d.cpu_wall);
+  if (d.wait_share >= 0) text += fmt::format(", waited {:.0f} % of its runnable time", d.wait_share * 100);
+  if (d.others_share >= 0) text += fmt::format(", others used {:.0f} % of its CPUs", d.others_share * 100);
+  return text + fmt::format(", {} involuntary context switch{}", d.involuntary, d.involuntary == 1 ? "" : "es");
+}
+
 std::string describe(const DisturbanceSummary& s) {
   std::string text = fmt::format("{} of {} measurement iteration{} disturbed (lowest CPU/wall {:.2f}, up to {} "
                                  "involuntary context switch{} in a thread's window",
                                  s.disturbed, s.measured, s.measured == 1 ? "" : "s", s.lowest_cpu_wall,
                                  s.most_involuntary, s.most_involuntary == 1 ? "" : "es");
+  if (s.most_wait >= 0) text += fmt::format(", waited up to {:.0f} % of its runnable time", s.most_wait * 100);
+  if (s.most_others >= 0) text += fmt::format(", others used up to {:.0f} % of its CPUs", s.most_others * 100);
   if (s.most_steal >= 0) text += fmt::format(", host steal up to {:.1f} %", s.most_steal * 100);
   if (s.most_load >= 0) text += fmt::format(", load average up to {:.2f}", s.most_load);
   return text + ")";

@@ -34,6 +34,32 @@ ForkInterval fork_interval(const std::vector<std::vector<double>>& scores_by_for
   return out;
 }
 
+double median_in_place(double* first, double* last) {
+  const std::ptrdiff_t n = last - first;
+  if (n <= 0) return std::numeric_limits<double>::quiet_NaN();
+  double* mid = first + n / 2;
+  std::nth_element(first, mid, last);
+  if (n % 2 == 1) return *mid;
+  return (*std::max_element(first, mid) + *mid) / 2.0;
+}
+
+std::optional<SubwindowMedian> subwindow_median(const BenchmarkParams& params,
+                                                const std::vector<const ForkResult*>& forks) {
+  std::vector<double> medians;
+  SubwindowMedian out;
+  for (const ForkResult* fork : forks)
+    for (const auto& it : fork->measurement) {
+      if (std::isnan(it.subwindow_median) || it.subwindows <= 0) continue;
+      medians.push_back(it.subwindow_median);
+      out.subwindows += it.subwindows;
+    }
+  if (medians.empty()) return std::nullopt;
+  out.iterations = static_cast<int>(medians.size());
+  out.score = median_in_place(medians.data(), medians.data() + medians.size());
+  out.target_ns = params.subwindow.count();
+  return out;
+}
+
 double median_of(const std::vector<std::vector<double>>& scores_by_fork) {
   std::vector<double> all;
   for (const auto& fork : scores_by_fork) all.insert(all.end(), fork.begin(), fork.end());

@@ -8,11 +8,17 @@
 //    variance of fork means contains both the within-fork and the between-fork
 //    variance, so a slow fork widens it as it should. It needs two forks.
 //  - a robust score: the median of the pooled iteration scores, which a few
-//    preempted iterations cannot drag.
+//    preempted iterations cannot drag;
+//  - with -subwin, the sub-window median: each iteration is also timed in short
+//    sub-windows (about the -subwin length), the iteration's score is their median
+//    per op, and the benchmark's is the median over iterations. Preemption hits a few
+//    sub-windows hard rather than every iteration a little, so the median skips it.
 #pragma once
 
 #include <cmh/result.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,5 +39,23 @@ ForkInterval fork_interval(const std::vector<std::vector<double>>& scores_by_for
 
 /// Median of all values (the mean of the middle two for an even count); NaN when empty.
 double median_of(const std::vector<std::vector<double>>& scores_by_fork);
+
+/// The same over [first, last), reordering it; no allocation (the fork runs it between
+/// the profilers' iteration edges). NaN when empty.
+double median_in_place(double* first, double* last);
+
+inline constexpr const char* kSubwindowMethod = "median over iterations of each iteration's median sub-window";
+
+/// -subwin's figure over the aggregated forks' measurement iterations.
+struct SubwindowMedian {
+  double score = 0;             ///< median over iterations; in the primary's unit
+  std::int64_t subwindows = 0;  ///< recorded over all iterations and threads
+  int iterations = 0;           ///< iterations with a sub-window median
+  std::int64_t target_ns = 0;   ///< the -subwin length
+};
+
+/// nullopt when no iteration has a sub-window median (-subwin off, or not applicable).
+std::optional<SubwindowMedian> subwindow_median(const BenchmarkParams& params,
+                                                const std::vector<const ForkResult*>& forks);
 
 }  // namespace cmh::stats

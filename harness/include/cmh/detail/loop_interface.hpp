@@ -86,6 +86,13 @@ struct alignas(128) WorkerTally {
   std::int64_t cpu_ns = 0;
   std::int64_t involuntary_switches = -1;  ///< -1: not measured
   std::int64_t voluntary_switches = -1;
+  std::int64_t run_delay_ns = -1;          ///< run-queue wait (schedstat); -1: not measured
+  /// -subwin: ns per call of each recorded sub-window, into a buffer sized before the
+  /// window opens; nullptr: the plain timed loop.
+  double* subwindows = nullptr;
+  std::uint32_t subwindow_capacity = 0;
+  std::uint32_t subwindow_count = 0;
+  std::int64_t subwindow_target_ns = 0;
   bool arrived = false;
   bool finished_measuring = false;
 };
@@ -103,9 +110,11 @@ struct LoopArgs {
 using LoopFn = void (*)(LoopArgs&);
 using FixtureFn = void (*)(void* self, const WorkerView& view);
 
-/// Reads the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) and its context
-/// switches (getrusage(RUSAGE_THREAD)) at one edge of its timed window: at the
-/// opening edge it stores the readings in `t`, at the closing edge the differences.
+/// Reads the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), its context
+/// switches (getrusage(RUSAGE_THREAD)) and its run-queue wait
+/// (/proc/thread-self/schedstat, read into a stack buffer: no allocation) at one edge
+/// of its timed window: at the opening edge it stores the readings in `t`, at the
+/// closing edge the differences.
 /// Out of line and called once per edge: two clock reads per iteration per thread,
 /// nothing per op. Any loop that opens and closes a timed window calls it.
 void cpu_window_edge(WorkerTally& t, bool opening) noexcept;
@@ -121,6 +130,10 @@ struct LoopHooks {
   /// when there are invocation fixtures.
   std::uint64_t (*time_loop)(const void* ptrs, const WorkerView& view, const std::atomic<bool>& stop,
                              std::int64_t& timed) = nullptr;
+  /// -subwin's timed loop (no invocation fixtures): calls in chunks until `stop`, the
+  /// clock read after each chunk; returns the calls. nullptr with invocation fixtures.
+  std::uint64_t (*time_loop_windows)(const void* ptrs, const WorkerView& view, const std::atomic<bool>& stop,
+                                     WorkerTally& tally) = nullptr;
   /// Aux counters: zeroed when the timed window opens, read when it closes; nullptr without.
   void (*reset_aux)(const WorkerView& view) = nullptr;
   void (*snapshot_aux)(const WorkerView& view, double* out) = nullptr;

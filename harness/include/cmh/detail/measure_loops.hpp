@@ -110,6 +110,42 @@ struct Loops {
     return n;
   }
 
+  /// -subwin's timed loop: the body in chunks, the clock read after each. A chunk
+  /// doubles while it takes under half the target (those are not recorded) and halves
+  /// when one takes over four times the target; the others are recorded as ns per call
+  /// while the buffer lasts. Inside a chunk each call is followed by the stop flag's
+  /// acquire load, as in time_loop: the body cannot be hoisted or folded out of the
+  /// chunk, and the window closes as promptly. Selected once per iteration, outside the window.
+  static std::uint64_t time_loop_windows(const void* ptrs, const WorkerView&, const std::atomic<bool>& stop,
+                                         WorkerTally& t) {
+    const Ptrs& p = *static_cast<const Ptrs*>(ptrs);
+    const std::int64_t target = t.subwindow_target_ns;
+    std::uint64_t n = 0;
+    std::uint64_t chunk = 1;
+    std::int64_t last = now_ns();
+    bool stopped = false;
+    do {
+      std::uint64_t calls = 0;
+      do {
+        call(p);
+        ++calls;
+        stopped = stop.load(std::memory_order_acquire);
+      } while (calls < chunk && !stopped);
+      n += calls;
+      const std::int64_t now = now_ns();
+      const std::int64_t took = now - last;
+      last = now;
+      if (took * 2 < target) {
+        if (chunk < (std::uint64_t{1} << 40)) chunk *= 2;
+        continue;
+      }
+      if (t.subwindow_count < t.subwindow_capacity)
+        t.subwindows[t.subwindow_count++] = static_cast<double>(took) / static_cast<double>(calls);
+      if (took > 4 * target && chunk > 1) chunk /= 2;
+    } while (!stopped);
+    return n;
+  }
+
   template <std::size_t K>
   static void reset_aux_at(const WorkerView& v) {
     using S = typename TypeAt<K, Closure>::type;
@@ -144,6 +180,7 @@ struct Loops {
     h.untimed = &call_untimed;
     h.timed_once = kInvocation ? &call_timed_once : nullptr;
     h.time_loop = &time_loop;
+    if constexpr (!kInvocation) h.time_loop_windows = &time_loop_windows;
     if constexpr (kAux) {
       h.reset_aux = &reset_aux;
       h.snapshot_aux = &snapshot_aux;
