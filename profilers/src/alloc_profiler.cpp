@@ -71,13 +71,19 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
                      AggregationPolicy::average, note});
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
-      out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, note});
+      std::string norm_note = note;
+      if (const char* foreign = foreign_allocator(api_); foreign) {
+        norm_note += std::string(norm_note.empty() ? "" : "; ") + "gc.count and gc.time omitted: the fork runs on " +
+                     foreign + " (-XX:Allocator), whose collections cmh cannot see";
+      }
+      out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, norm_note});
       // The allocator counts allocations process-wide only; the live view has no count.
       if (!live)
         out.push_back({prefix + "alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
                        "allocs/op", AggregationPolicy::average});
     }
   }
+  if (foreign_allocator(api_)) return out;  // never fake zeros: the other allocator has no such counters
   out.push_back({"gc.count", static_cast<double>(grown(before_.gc_count, after.gc_count)), "counts",
                  AggregationPolicy::sum});
   out.push_back({"gc.time", static_cast<double>(grown(before_.gc_ns, after.gc_ns)) / 1e6, "ms",
