@@ -72,7 +72,8 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
       std::string norm_note = note;
-      if (const char* foreign = foreign_allocator(api_); foreign) {
+      if (const char* foreign = foreign_allocator(api_); foreign && !foreign_noted_) {
+        foreign_noted_ = true;  // once per fork: its first measurement iteration
         norm_note += std::string(norm_note.empty() ? "" : "; ") + "gc.count and gc.time omitted: the fork runs on " +
                      foreign + " (-XX:Allocator), whose collections cmh cannot see";
       }
