@@ -19,7 +19,7 @@ CMH_OPTIONS(AllocatorChoice, cmh::mode::average_time, cmh::output_unit{1us}, cmh
             cmh::measurement{5, 500ms}, cmh::fork{1});
 
 namespace {
-// 1000 map nodes of 48 bytes and their frees: allocation-bound.
+// 1000 map nodes of 40 bytes and their frees: allocation-bound (40,000 B/op, 1000 allocs/op).
 void fill_map(cmh::Blackhole& bh) {
   std::map<int, int> m;
   for (int i = 0; i < 1000; ++i) m.emplace((i * 7919) % 1000, i);
