@@ -119,6 +119,10 @@ that exited, or returning memory to the OS after the decay time (-XX:DecayTime).
 page from its own free list is allocation, not collection. Episodes run on the allocation
 slow path, never on a background thread; with several threads gc.time can exceed wall time.
 -gc true runs a full collection (cmh_alloc_collect) between iterations, like JMH's System.gc().
+
+Under the fork argument -XX:Allocator=glibc|jemalloc|tcmalloc|mimalloc|<path.so> the fork runs
+on that allocator and the alloc.* metrics stay exact (a counting layer forwards every call);
+gc.count and gc.time are left out there, with a note, since its collections are not visible.
 )";
 
 ProfilerInfo alloc_info(const char* name, bool jmh_names) {
