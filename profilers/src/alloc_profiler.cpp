@@ -54,7 +54,7 @@ void AllocProfiler::before_iteration(const BenchmarkParams&, const IterationPara
   before_ns_ = monotonic_ns();  // last, so the window is as tight as the snapshot allows
 }
 
-std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&, const IterationParams&,
+std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&, const IterationParams& ip,
                                                          const IterationResult& result) {
   const Snapshot after = snapshot();  // first: nothing may allocate before this read
   const std::int64_t after_ns = monotonic_ns();
@@ -72,7 +72,7 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
       std::string norm_note = note;
-      if (const char* foreign = foreign_allocator(api_); foreign && !foreign_noted_) {
+      if (const char* foreign = foreign_allocator(api_); foreign && !foreign_noted_ && ip.kind == IterationKind::measurement) {
         foreign_noted_ = true;  // once per fork: its first measurement iteration
         norm_note += std::string(norm_note.empty() ? "" : "; ") + "gc.count and gc.time omitted: the fork runs on " +
                      foreign + " (-XX:Allocator), whose collections cmh cannot see";
