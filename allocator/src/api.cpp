@@ -25,7 +25,7 @@ CMH_EXPORT uint64_t cmh_alloc_gc_count(void) { return gc_count(); }
 CMH_EXPORT uint64_t cmh_alloc_gc_time_ns(void) { return gc_time_ns(); }
 
 CMH_EXPORT void cmh_alloc_collect(void) {
-  if (!ensure_initialized()) return;
+  if (!ensure_initialized() || forward::g_on) return;
   collect_everything();
   numa_log_print("on collect");
 }
@@ -52,13 +52,19 @@ CMH_EXPORT void cmh_alloc_set_oom_hook(cmh_alloc_oom_hook_t hook) { set_oom_hook
 
 CMH_EXPORT int cmh_alloc_node_of(const void* p) { return node_of(p); }
 
+CMH_EXPORT const char* cmh_alloc_backend(const char** problem) {
+  ensure_initialized();
+  if (problem) *problem = forward::problem();
+  return forward::name();
+}
+
 CMH_EXPORT int cmh_alloc_stats_get(cmh_alloc_stats_t* stats) {
   ensure_initialized();
   return stats_fill(stats) ? 1 : 0;
 }
 
 CMH_EXPORT size_t cmh_alloc_node_allocations(cmh_alloc_node_alloc_t* rows, size_t capacity) {
-  ensure_initialized();
+  if (!ensure_initialized() || forward::g_on) return 0;
   const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
   for (int n = 0; rows && n < nodes && static_cast<size_t>(n) < capacity; ++n) {
     const NodeTotals t = node_totals(n);

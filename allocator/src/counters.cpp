@@ -115,6 +115,10 @@ NodeTotals node_totals(int n) {
 }
 
 Totals process_totals() {
+  if (forward::g_on) {
+    const forward::Counts c = forward::totals();
+    return Totals{c.bytes, c.count};
+  }
   Totals sum;
   for (const Heap* heap = registry_first(); heap; heap = heap->registry_next) {
     const Totals t = heap_totals(heap);
@@ -125,12 +129,14 @@ Totals process_totals() {
 }
 
 uint64_t thread_bytes() {
+  if (forward::g_on) return forward::thread_bytes();
   const Heap* heap = owned_heap();
   if (!heap) return 0;
   return heap_totals(heap).bytes - heap->adopt_bytes.load(std::memory_order_relaxed);
 }
 
 uint64_t live_threads_bytes() {
+  if (forward::g_on) return forward::live_threads_bytes();
   uint64_t sum = 0;
   for (const Heap* heap = registry_first(); heap; heap = heap->registry_next) {
     if (heap->state.load(std::memory_order_acquire) != kHeapLive) continue;
@@ -162,6 +168,7 @@ bool stats_fill(cmh_alloc_stats_t* stats) {
   const Totals totals = process_totals();
   stats->total_allocated_bytes = totals.bytes;
   stats->total_allocations = totals.count;
+  if (forward::g_on) return true;  // another allocator: only the totals mean something
   stats->gc_count = load(g_gc.count);
   stats->gc_time_ns = load(g_gc.ns);
   stats->remote_drain_count = load(g_gc.drains);

@@ -157,6 +157,7 @@ void free_generic(void* p) {
   if (!p) return;
   if (CMH_UNLIKELY(!is_ours(p))) {
     if (is_emergency(p)) return;
+    if (CMH_UNLIKELY(forward::g_on)) return forward::free(p);
     if constexpr (CMH_ALLOC_DEBUG) debug_fail("free() of a pointer cmh did not allocate", p);
     return;
   }
@@ -193,7 +194,10 @@ void free_generic(void* p) {
 
 size_t usable_size(const void* p) {
   if (!p) return 0;
-  if (!is_ours(p)) return is_emergency(p) ? emergency_size(p) : 0;
+  if (!is_ours(p)) {
+    if (is_emergency(p)) return emergency_size(p);
+    return forward::g_on ? forward::usable_size(p) : 0;
+  }
   const Page* page = page_of_pointer(p);
   if (page->kind == kPageFree || page->kind == kPageInterior) return 0;
   const uintptr_t start = page_start(page);
@@ -212,6 +216,7 @@ int node_of(const void* p) {
 
 void* heap_realloc(void* p, size_t size) {
   Heap* heap = tls_heap;
+  if (CMH_UNLIKELY(heap == &g_empty_heap) && forward_chosen() && !is_emergency(p)) return forward::realloc(p, size);
   if (!p) return heap_alloc_generic(heap, size, size, false);
   if (size == 0) {
     // glibc's behaviour: realloc(p, 0) frees p and returns NULL.

@@ -607,6 +607,7 @@ void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) { return
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
     if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, 0);
+    if (CMH_UNLIKELY(forward_chosen())) return forward::alloc(size, counted, zero);
     heap = thread_heap_init();
     if (!heap) return bootstrap_alloc(size, counted, zero, 0);
   }
@@ -644,6 +645,7 @@ void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {
 void* heap_alloc_aligned(Heap* heap, size_t align, size_t size) {
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
     if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, align);
+    if (CMH_UNLIKELY(forward_chosen())) return forward::alloc_aligned(align, size);
     heap = thread_heap_init();
     if (!heap) return bootstrap_alloc(size, size, false, align);
   }

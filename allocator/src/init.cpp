@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "forward.hpp"
 #include "internal.hpp"
 #include "text.hpp"
 
@@ -27,7 +28,15 @@ std::atomic<bool> g_limit_reported{false};  // the heap-limit line was printed
 std::atomic<cmh_alloc_oom_hook_t> g_oom_hook{nullptr};
 
 void run_init() {
-  g_options = parse_options(prim::get_env("CMH_ALLOC"), report_line);
+  const char* text = prim::get_env("CMH_ALLOC");
+  if (forward::configure(text)) {
+    // Another allocator serves this process (forward.hpp): no heap, no NUMA placement.
+    TextBuffer reason(g_decision.reason, sizeof(g_decision.reason));
+    reason.add(forward::numa_reason());
+    g_init_state.store(kReady, std::memory_order_release);
+    return;
+  }
+  g_options = parse_options(text, report_line);
   load_topology(&g_topology, prim::get_env("CMH_ALLOC_TOPOLOGY"), report_line);
   g_decision = decide_numa(g_topology, g_options.use_numa);
   if (g_options.use_numa == 1 && g_decision.mode == 0) {
@@ -70,6 +79,10 @@ void pretouch() {
 
 __attribute__((constructor(101))) void startup() {
   if (!ensure_initialized()) return;
+  if (forward::g_on) {
+    forward::install();
+    return;
+  }
   threads_install_atfork();
   if (g_options.always_pretouch && g_options.initial_heap) pretouch();
 }
@@ -90,7 +103,7 @@ bool process_ready() { return g_init_state.load(std::memory_order_acquire) == kR
 
 const Options& options() { return g_options; }
 const NumaDecision& numa_decision() { return g_decision; }
-const char* options_text() { return g_options_text; }
+const char* options_text() { return forward::g_on ? forward::options_text() : g_options_text; }
 
 void report_line(const char* line) { prim::write_stderr(line, strlen(line)); }
 

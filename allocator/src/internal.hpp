@@ -8,6 +8,7 @@
 
 #include <cmh/alloc.h>
 
+#include "forward.hpp"
 #include "heap.hpp"
 #include "options.hpp"
 #include "prim.hpp"
@@ -171,6 +172,8 @@ void debug_check_page(const Page* page);
 
 // ---- init.cpp: start-up, options, messages ----
 bool ensure_initialized();
+/// True when -XX:Allocator chose another allocator (forward.hpp); starts the allocator first.
+inline bool forward_chosen() { return ensure_initialized() && forward::g_on; }
 bool process_ready();
 const Options& options();
 const NumaDecision& numa_decision();

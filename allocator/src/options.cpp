@@ -106,6 +106,8 @@ Options parse_options(const char* text, void (*report)(const char* line)) {
         o.decay_ms = ms;
       else
         complain(report, token, n, "-XX:DecayTime=<milliseconds>, an integer >= 0");
+    } else if (starts_with(token, n, "-XX:Allocator=")) {
+      // Read by the forwarding layer (forward.cpp).
     } else {
       char line[512];
       TextBuffer msg(line, sizeof(line));

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -234,6 +235,31 @@ const char* get_env(const char* name) {
 void* find_symbol(const char* name) {
   ErrnoGuard guard;
   return dlsym(RTLD_DEFAULT, name);
+}
+
+void* find_next_symbol(const char* name) {
+  ErrnoGuard guard;
+  return dlsym(RTLD_NEXT, name);
+}
+
+const char* library_of(const void* p) {
+  ErrnoGuard guard;
+  Dl_info info;
+  if (dladdr(p, &info) == 0 || info.dli_fname == nullptr) return nullptr;
+  return info.dli_fname;
+}
+
+bool same_file(const char* a, const char* b) {
+  ErrnoGuard guard;
+  struct stat sa, sb;
+  if (stat(a, &sa) != 0 || stat(b, &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool regular_file(const char* path) {
+  ErrnoGuard guard;
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 uint64_t monotonic_ns() {

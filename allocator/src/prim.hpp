@@ -52,6 +52,14 @@ const char* get_env(const char* name);
 /// Address of a function exported by a library already loaded in the process (dlsym
 /// RTLD_DEFAULT), or nullptr.
 void* find_symbol(const char* name);
+/// The next definition of `name` after the caller's object (dlsym RTLD_NEXT), or nullptr.
+void* find_next_symbol(const char* name);
+/// The file name of the loaded object that holds address `p` (dladdr), or nullptr.
+const char* library_of(const void* p);
+/// True when paths a and b name the same file (device and inode, stat).
+bool same_file(const char* a, const char* b);
+/// True when `path` names an existing regular file (stat).
+bool regular_file(const char* path);
 
 // ---- Time, output, process ----
 uint64_t monotonic_ns();

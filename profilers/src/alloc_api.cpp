@@ -2,6 +2,8 @@
 // linked_allocator(): the weak allocator symbols, resolved once.
 #include "alloc_api.hpp"
 
+#include <string_view>
+
 namespace cmh::profilers {
 
 const AllocatorApi& linked_allocator() {
@@ -15,9 +17,16 @@ const AllocatorApi& linked_allocator() {
     a.numa_mode = &cmh_alloc_numa_mode;
     a.stats_get = &cmh_alloc_stats_get;
     a.node_allocations = &cmh_alloc_node_allocations;
+    a.backend = &cmh_alloc_backend;
     return a;
   }();
   return api;
+}
+
+const char* foreign_allocator(const AllocatorApi& api) {
+  if (!api.backend) return nullptr;
+  const char* name = api.backend(nullptr);
+  return name && std::string_view(name) != "cmh" ? name : nullptr;
 }
 
 std::optional<std::string> allocator_missing_reason(const AllocatorApi& api) {

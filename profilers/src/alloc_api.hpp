@@ -28,7 +28,12 @@ struct AllocatorApi {
   int (*numa_mode)(const char** reason) = nullptr;
   int (*stats_get)(cmh_alloc_stats_t* stats) = nullptr;
   std::size_t (*node_allocations)(cmh_alloc_node_alloc_t* rows, std::size_t capacity) = nullptr;
+  const char* (*backend)(const char** problem) = nullptr;
 };
+
+/// The -XX:Allocator choice when the fork runs on another allocator than cmh's bundled
+/// one (gc.* and the NUMA figures mean nothing there), else nullptr.
+const char* foreign_allocator(const AllocatorApi& api);
 
 /// The entry points this executable was linked with.
 const AllocatorApi& linked_allocator();

@@ -54,7 +54,7 @@ void AllocProfiler::before_iteration(const BenchmarkParams&, const IterationPara
   before_ns_ = monotonic_ns();  // last, so the window is as tight as the snapshot allows
 }
 
-std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&, const IterationParams&,
+std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&, const IterationParams& ip,
                                                          const IterationResult& result) {
   const Snapshot after = snapshot();  // first: nothing may allocate before this read
   const std::int64_t after_ns = monotonic_ns();
@@ -71,13 +71,20 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
                      AggregationPolicy::average, note});
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
-      out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, note});
+      std::string norm_note = note;
+      if (const char* foreign = foreign_allocator(api_); foreign && !foreign_noted_ && ip.kind == IterationKind::measurement) {
+        foreign_noted_ = true;  // once per fork: its first measurement iteration
+        norm_note += std::string(norm_note.empty() ? "" : "; ") + "gc.count and gc.time omitted: the fork runs on " +
+                     foreign + " (-XX:Allocator), whose collections cmh cannot see";
+      }
+      out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, norm_note});
       // The allocator counts allocations process-wide only; the live view has no count.
       if (!live)
         out.push_back({prefix + "alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
                        "allocs/op", AggregationPolicy::average});
     }
   }
+  if (foreign_allocator(api_)) return out;  // never fake zeros: the other allocator has no such counters
   out.push_back({"gc.count", static_cast<double>(grown(before_.gc_count, after.gc_count)), "counts",
                  AggregationPolicy::sum});
   out.push_back({"gc.time", static_cast<double>(grown(before_.gc_ns, after.gc_ns)) / 1e6, "ms",
@@ -112,6 +119,10 @@ that exited, or returning memory to the OS after the decay time (-XX:DecayTime).
 page from its own free list is allocation, not collection. Episodes run on the allocation
 slow path, never on a background thread; with several threads gc.time can exceed wall time.
 -gc true runs a full collection (cmh_alloc_collect) between iterations, like JMH's System.gc().
+
+Under the fork argument -XX:Allocator=glibc|jemalloc|tcmalloc|mimalloc|<path.so> the fork runs
+on that allocator and the alloc.* metrics stay exact (a counting layer forwards every call);
+gc.count and gc.time are left out there, with a note, since its collections are not visible.
 )";
 
 ProfilerInfo alloc_info(const char* name, bool jmh_names) {

@@ -45,6 +45,7 @@ class AllocProfiler final : public InternalProfiler {
   Config config_;
   const AllocatorApi& api_;
   Snapshot before_;
+  bool foreign_noted_ = false;  ///< the note on gc.* under -XX:Allocator was given
   std::int64_t before_ns_ = 0;
 };
 

@@ -105,6 +105,7 @@ std::vector<ScalarResult> NumaProfiler::after_iteration(const BenchmarkParams&, 
   out.push_back({"numa.enabled", on ? 1.0 : 0.0, "bool", AggregationPolicy::min, note});
   if (on) add_allocation_rows(out, after, after_count, result.all_ops);
   if (!have_stats) return out;  // a different stats version: the mode is all we can say
+  if (foreign_allocator(api_)) return out;  // -XX:Allocator: the other allocator places memory itself
 
   const std::uint64_t rows = stats_.node_count < CMH_ALLOC_MAX_NODES ? stats_.node_count : CMH_ALLOC_MAX_NODES;
   out.push_back({"numa.nodes", static_cast<double>(rows), "nodes", AggregationPolicy::max});

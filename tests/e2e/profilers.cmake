@@ -16,6 +16,7 @@ set(_cmh_profiled_args --profiled $<TARGET_FILE:cmh-profiled>
                        --deny-perf $<TARGET_FILE:cmh-deny-perf-events>)
 cmh_add_e2e_test(profilers_tab profilers_tab.py TIMEOUT 400)
 cmh_add_e2e_test(profilers_alloc profilers_alloc.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
+cmh_add_e2e_test(profilers_allocator_choice profilers_allocator_choice.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
 cmh_add_e2e_test(profilers_cli profilers_cli.py ARGS ${_cmh_profiled_args} TIMEOUT 200)
 cmh_add_e2e_test(profilers_system profilers_system.py ARGS ${_cmh_profiled_args} TIMEOUT 400)
 

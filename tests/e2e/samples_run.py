@@ -23,6 +23,7 @@ EXTRA = {
     "SmallString": ["-prof", "alloc"],
     "StdFunction": ["-prof", "alloc"],
     "Reserve": ["-prof", "alloc"],
+    "AllocatorChoice": ["-prof", "alloc"],
     "Numa": ["-prof", "numa"],
 }
 DECLARATION = re.compile(r"^CMH_(?:GROUP_)?BENCHMARK\((\w+),\s*(\w+)", re.M)
@@ -137,6 +138,16 @@ if "Reserve" in rows:
     expect(r, "Reserve.growing", "alloc.rate.norm", 8188, "Reserve", at={0: "1000"})
     expect(r, "Reserve.reserved", "alloc.count.norm", 1, "Reserve", at={0: "1000"})
     expect(r, "Reserve.reserved", "alloc.rate.norm", 4000, "Reserve", at={0: "1000"})
+if "AllocatorChoice" in rows:
+    r = rows["AllocatorChoice"]
+    names = ["AllocatorChoice.cmh", "AllocatorChoice.glibc", "AllocatorChoice.jemalloc"]
+    for metric in ("alloc.rate.norm", "alloc.count.norm"):
+        values = [norm(r, n, metric) for n in names]
+        t.check(None not in values and len(set(values)) == 1,
+                f"AllocatorChoice: {metric} differs between the allocators: {values}")
+    labels = {x["Benchmark"] for x in r}
+    t.check("AllocatorChoice.cmh:gc.count" in labels, "AllocatorChoice: no gc.count on cmh's row")
+    t.check(not any(f"{n}:gc.count" in labels for n in names[1:]), "AllocatorChoice: gc.count under a foreign allocator")
 if "DeadCode" in rows:
     r = rows["DeadCode"]
     expect(r, "DeadCode.consumed_allocation", "alloc.rate.norm", 8, "DeadCode")

@@ -94,3 +94,35 @@ TEST_CASE("fork args: int lists print as ranges") {
   CHECK(format_int_list({0, 1}) == "0,1");
   CHECK(format_int_list({0, 1, 2, 3, 8, 10, 11, 12}) == "0-3,8,10-12");
 }
+
+TEST_CASE("fork args: -XX:Allocator names an allocator, preloads its library, last wins") {
+  auto s = parse_fork_args({"-XX:Allocator=jemalloc"});
+  CHECK(s.allocator == "jemalloc");
+  CHECK(s.preload == "libjemalloc.so.2");
+  CHECK(allocator_env_value(s) == "-XX:Allocator=jemalloc");
+  CHECK(preload_env_value(s, "libx.so") == "libjemalloc.so.2:libx.so");
+  CHECK(preload_env_value(s, nullptr) == "libjemalloc.so.2");
+  s = parse_fork_args({"-XX:Allocator=tcmalloc", "-XX:Allocator=glibc"});
+  CHECK(s.allocator == "glibc");
+  CHECK(s.preload.empty());
+  CHECK(allocator_env_value(s) == "-XX:Allocator=glibc");
+  CHECK(parse_fork_args({"-XX:Allocator=mimalloc"}).preload == "libmimalloc.so.2");
+  s = parse_fork_args({"-XX:Allocator=cmh", "-Xmx1g"});
+  CHECK(s.preload.empty());
+  CHECK(allocator_env_value(s) == "-Xmx1g");
+  s = parse_fork_args({"-XX:Allocator=/usr/../usr/lib/x86_64-linux-gnu/libc.so.6"});
+  CHECK(s.allocator.find("..") == std::string::npos);
+  CHECK(s.preload == s.allocator);
+}
+
+TEST_CASE("fork args: -XX:Allocator errors are one line naming the argument") {
+  CHECK(error_of({"-XX:Allocator=ptmalloc"}).find("unknown allocator 'ptmalloc'") != std::string::npos);
+  CHECK(error_of({"-XX:Allocator="}).find("unknown allocator") != std::string::npos);
+  CHECK(error_of({"-XX:Allocator=/nonexistent/libx.so"}).find("does not exist") != std::string::npos);
+  CHECK(error_of({"-XX:Allocator=/tmp"}).find("not a regular file") != std::string::npos);
+  CHECK(error_of({"-XX:Allocator=/tmp/a b.so"}).find("blank or ':'") != std::string::npos);
+  CHECK(error_of({"-XX:Allocator=glibc", "-Xmx64m"}).find("'-Xmx64m' configures cmh's bundled allocator") !=
+        std::string::npos);
+  CHECK(error_of({"-XX:Allocator=jemalloc", "-Xlog:numa"}).find("-Xlog:numa") != std::string::npos);
+  CHECK(error_of({"-Xmx64m", "-XX:Allocator=cmh"}).empty());
+}

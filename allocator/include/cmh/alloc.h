@@ -77,6 +77,13 @@ CMH_ALLOC_DECL const char* cmh_alloc_numa_nodes(void);
 /** The options in effect, in CMH_ALLOC's JVM spelling ("-Xmx64m -Xms0 -XX:-AlwaysPreTouch ...").
  *  Static storage; never NULL. */
 CMH_ALLOC_DECL const char* cmh_alloc_options_string(void);
+/** The allocator serving this process: "cmh" (the bundled heap), or the -XX:Allocator choice
+ *  ("glibc", "jemalloc", "tcmalloc", "mimalloc" or an absolute path), whose calls the
+ *  forwarding layer counts exactly. Under a foreign allocator *problem (if problem is not
+ *  NULL) receives one line when malloc did not resolve to the chosen library (the preload
+ *  failed), NULL otherwise; gc counters read 0 there and mean nothing, NUMA mode is off.
+ *  Static storage. */
+CMH_ALLOC_DECL const char* cmh_alloc_backend(const char** problem);
 /** Multi-line description of the CMH_ALLOC options, for a -h text. Static storage. */
 CMH_ALLOC_DECL const char* cmh_alloc_options_help(void);
 

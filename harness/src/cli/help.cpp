@@ -115,6 +115,10 @@ std::string help_text(std::string_view program) {
   entry(out, "-Xlog:numa",
         "Print the bytes allocated per NUMA node (total, local, remote) at the fork's exit and at "
         "every -gc collection.");
+  entry(out, "-XX:Allocator=<name>",
+        "The allocator the fork runs on: cmh (default, the bundled one), glibc, jemalloc, tcmalloc, "
+        "mimalloc, or the path of an allocator .so (put first in LD_PRELOAD). -prof alloc still counts "
+        "exactly; gc.* is left out and NUMA is off under another allocator. Not with -Xmx & co.");
   entry(out, "--cpunodebind=<nodes>", "Run the fork on the CPUs of these NUMA nodes.");
   entry(out, "--physcpubind=<cpus>", "Run the fork on these CPUs only.");
   entry(out, "--membind=<nodes>", "Allocate the fork's memory on these nodes only.");

@@ -6,6 +6,7 @@
 
 #include <numa.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -22,8 +23,9 @@ namespace {
 
 constexpr std::string_view kVocabulary =
     "fork arguments are -Xmx<size>, -Xms<size>, -XX:+AlwaysPreTouch, -XX:-AlwaysPreTouch, "
-    "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, -Xlog:numa, --cpunodebind=<nodes>, "
+    "-XX:+UseNUMA, -XX:-UseNUMA, -XX:RegionSize=<size>, -XX:DecayTime=<ms>, -Xlog:numa, "
     "-XX:+BackgroundPurge, -XX:-BackgroundPurge, "
+    "-XX:Allocator=cmh|glibc|jemalloc|tcmalloc|mimalloc|<path.so>, --cpunodebind=<nodes>, "
     "--physcpubind=<cpus>, --membind=<nodes>, --interleave=<nodes>, --preferred=<node>, --localalloc "
     "and -D<NAME>=<value>";
 
@@ -193,16 +195,54 @@ bool parse_allocator_flag(std::string_view arg, std::optional<std::uint64_t>& xm
   return false;
 }
 
+/// -XX:Allocator=<value>: sets s.allocator and s.preload, or rejects the argument.
+void parse_allocator_choice(std::string_view arg, ForkSettings& s) {
+  const std::string value(arg.substr(14));
+  struct Named {
+    const char* name;
+    const char* library;
+  };
+  static constexpr Named kNamed[] = {{"cmh", ""},
+                                     {"glibc", ""},
+                                     {"jemalloc", "libjemalloc.so.2"},
+                                     {"tcmalloc", "libtcmalloc.so.4"},
+                                     {"mimalloc", "libmimalloc.so.2"}};
+  for (const Named& n : kNamed) {
+    if (value == n.name) {
+      s.allocator = value;
+      s.preload = n.library;
+      return;
+    }
+  }
+  if (value.find('/') == std::string::npos)
+    reject(arg, "unknown allocator '" + value + "' (expected cmh, glibc, jemalloc, tcmalloc, mimalloc or a path to a .so)");
+  if (value.find_first_of(" \t:") != std::string::npos)
+    reject(arg, "the path holds a blank or ':', which LD_PRELOAD cannot carry");
+  struct stat st {};
+  if (::stat(value.c_str(), &st) != 0) reject(arg, "'" + value + "' does not exist");
+  if (!S_ISREG(st.st_mode)) reject(arg, "'" + value + "' is not a regular file");
+  char* absolute = ::realpath(value.c_str(), nullptr);
+  if (!absolute) reject(arg, "cannot resolve '" + value + "'");
+  s.allocator = absolute;
+  ::free(absolute);
+  if (s.allocator.find_first_of(" \t:") != std::string::npos)
+    reject(arg, "the path holds a blank or ':', which LD_PRELOAD cannot carry");
+  s.preload = s.allocator;
+}
+
 }  // namespace
 
 ForkSettings parse_fork_args(const std::vector<std::string>& args) {
   ForkSettings s;
   std::optional<std::uint64_t> xmx, xms;
-  std::string cpu_binding_arg, memory_binding_arg;
+  std::string cpu_binding_arg, memory_binding_arg, heap_flag;
   for (const std::string& a : args) {
     const std::string_view arg = a;
     if (parse_allocator_flag(arg, xmx, xms)) {
       s.allocator_flags.push_back(a);
+      heap_flag = a;
+    } else if (starts_with(arg, "-XX:Allocator=")) {
+      parse_allocator_choice(arg, s);
     } else if (starts_with(arg, "-D")) {
       const auto eq = arg.find('=');
       if (eq == std::string_view::npos) reject(arg, "expected -D<NAME>=<value>");
@@ -243,6 +283,12 @@ ForkSettings parse_fork_args(const std::vector<std::string>& args) {
   }
   if (xmx && xms && *xms > *xmx)
     throw ForkArgError("fork arguments: the initial heap (-Xms) is larger than the maximum heap (-Xmx)");
+  if (!s.allocator.empty() && s.allocator != "cmh") {
+    if (!heap_flag.empty())
+      throw ForkArgError("fork argument '" + heap_flag + "' configures cmh's bundled allocator, but -XX:Allocator=" +
+                         s.allocator + " runs the fork on another one");
+    s.allocator_flags.push_back("-XX:Allocator=" + s.allocator);
+  }
   if (!cpu_binding_arg.empty()) s.binding_args.push_back(cpu_binding_arg);
   if (!memory_binding_arg.empty()) s.binding_args.push_back(memory_binding_arg);
   return s;
@@ -251,6 +297,12 @@ ForkSettings parse_fork_args(const std::vector<std::string>& args) {
 std::string allocator_env_value(const ForkSettings& settings) {
   std::string out;
   for (const auto& f : settings.allocator_flags) out += (out.empty() ? "" : " ") + f;
+  return out;
+}
+
+std::string preload_env_value(const ForkSettings& settings, const char* inherited) {
+  std::string out = settings.preload;
+  if (inherited && *inherited) out += (out.empty() ? "" : ":") + std::string(inherited);
   return out;
 }
 

@@ -28,6 +28,11 @@ enum class MemoryPolicy { inherit, bind, interleave, preferred, local };
 struct ForkSettings {
   /// Allocator flags in the order given, for CMH_ALLOC (empty: CMH_ALLOC is not touched).
   std::vector<std::string> allocator_flags;
+  /// -XX:Allocator=<name|path> (the last one wins): "" or "cmh" for the bundled allocator,
+  /// otherwise the name or absolute path passed in CMH_ALLOC (also in allocator_flags).
+  std::string allocator;
+  /// The library to put first in the fork's LD_PRELOAD ("" for cmh and glibc).
+  std::string preload;
   /// -DNAME=value, in order (a later one wins).
   std::vector<std::pair<std::string, std::string>> environment;
   /// CPUs the fork may run on; empty = inherit the host's affinity.
@@ -46,6 +51,9 @@ ForkSettings parse_fork_args(const std::vector<std::string>& args);
 
 /// The CMH_ALLOC value: the allocator flags joined by spaces.
 std::string allocator_env_value(const ForkSettings& settings);
+
+/// The fork's LD_PRELOAD: settings.preload first, then `inherited` (may be nullptr).
+std::string preload_env_value(const ForkSettings& settings, const char* inherited);
 
 /// "0-3,8" for a sorted list of ints.
 std::string format_int_list(const std::vector<int>& values);

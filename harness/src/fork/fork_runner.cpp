@@ -185,6 +185,8 @@ class ForkSession {
     spec.argv.push_back(std::string(kWorkerOptionPrefix) + std::to_string(kWorkerChannelFd));
     std::vector<std::pair<std::string, std::string>> env_overrides = settings.environment;
     if (!settings.allocator_flags.empty()) env_overrides.emplace_back("CMH_ALLOC", allocator_env_value(settings));
+    if (!settings.preload.empty())
+      env_overrides.emplace_back("LD_PRELOAD", preload_env_value(settings, ::getenv("LD_PRELOAD")));
     spec.env = environment_with(env_overrides);
     spec.cpus = settings.cpus;
     spec.memory_policy = settings.memory_policy;
