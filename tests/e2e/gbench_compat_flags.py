@@ -62,7 +62,8 @@ try:
             f"unexpected rows: {[b['name'] for b in doc['benchmarks']]}")
 except ValueError as e:
     t.fail(f"--benchmark_format=json: stdout is not JSON ({e})\n{proc.stdout[:1000]}")
-t.check("Result \"BM_empty\"" in proc.stderr, "--benchmark_format=json: cmh's report is not on stderr")
+t.check("Result \"BM_empty\"" in proc.stderr,
+        f"--benchmark_format=json: cmh's report is not on stderr\n--- stderr ---\n{proc.stderr[-3000:]}")
 
 # A negative filter, and cmh's -p replacing an argument.
 everything = t.run(cmh, ["--benchmark_list_tests"], check_exit=0).stdout.splitlines()
