@@ -34,10 +34,10 @@ fi
 select=(-R "$REGEX")
 [ "$REGEX" = all ] && select=()
 echo "== ctest ${select[*]:-(all)} -j $CTEST_JOBS, hang guards x $SCALE (started at $(up) s)"
+# Streamed as it runs (the host sees the results file grow), failures with their output.
 ctest --test-dir "$BUILD" "${select[@]}" -j "$CTEST_JOBS" --output-on-failure \
-  --timeout $((1800 * SCALE)) > /tmp/ctest.log 2>&1
-crc=$?
-cat /tmp/ctest.log
+  --timeout $((1800 * SCALE)) 2>&1 | tee /tmp/ctest.log
+crc=${PIPESTATUS[0]}
 # The skipped tests' reasons (ctest keeps their output only in its log).
 awk '/^[0-9]+\/[0-9]+ Test: /{name=$3} /^SKIP/{print "   skipped " name ": " $0}' \
   "$BUILD/Testing/Temporary/LastTest.log" 2> /dev/null | head -40
