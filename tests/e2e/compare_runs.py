@@ -112,14 +112,17 @@ check(m.get("alloc.count.norm", {}).get("regression"), f"gbench: allocation not 
 one = os.path.join(tmp, "one.json")
 run(args.bench, ["Compare", "-f", "1", "-wi", "1", "-i", "3", "-w", "50ms", "-r", "100ms", "-prof", "rusage",
                  "-rf", "json", "-rff", one], timeout=120, check_exit=0)
+# Where identical forks do not reproduce within 20 % (TIMED false; in the TCG guest they
+# spanned 589 %), a 2x over 3 iterations is not a verdict to expect either.
 doc = compare_json(args.compare, ["--baseline", "Compare.half", one, "--ignore-param", "extra",
                                   "--ignore-param", "allocs", "--threshold", "score=off",
-                                  "--threshold", "rusage.utime.norm=5%"], 1)
+                                  "--threshold", "rusage.utime.norm=5%"], 1 if TIMED else None)
 m = metrics_of(doc, "Compare.work")
 check("score" in m, f"--baseline: the score was not compared: {m.get('score')}")
 u = m.get("rusage.utime.norm", {})
-check(u.get("samples") == "iterations" and u.get("verdict") == "worse" and u.get("regression"),
-      f"--baseline: CPU time per op of the 2x not worse: {u}")
+if TIMED:
+    check(u.get("samples") == "iterations" and u.get("verdict") == "worse" and u.get("regression"),
+          f"--baseline: CPU time per op of the 2x not worse: {u}")
 
 if cmhtest._failures:
     sys.exit(1)
