@@ -15,13 +15,30 @@ QUICK = ["-wi", "1", "-i", "3", "-w", "50ms", "-r", "100ms"]
 
 _failures = []
 
+# The hang guards' multiplier (scripts/test-numa's TIMEOUT_SCALE: an emulated guest runs
+# code many times slower). It scales only the bounds that stop a hung process, never a
+# bound on a measured value.
+TIMEOUT_SCALE = max(1, int(os.environ.get("CMH_TEST_TIMEOUT_SCALE", "1") or "1"))
+
+
+def guard(seconds):
+    """A hang guard of `seconds` on this machine, scaled by CMH_TEST_TIMEOUT_SCALE."""
+    return seconds * TIMEOUT_SCALE
+
+
+def skip(reason):
+    """Exits 77 (ctest: skipped), saying why on a line of its own."""
+    print(f"SKIP: {reason}")
+    sys.exit(77)
+
 
 def run(exe, args, timeout=120, env=None, check_exit=None):
-    """Runs exe with args, returns CompletedProcess (text). check_exit: expected status."""
+    """Runs exe with args, returns CompletedProcess (text). check_exit: expected status.
+    timeout is a hang guard (scaled by guard())."""
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    proc = subprocess.run([exe] + list(args), capture_output=True, text=True, timeout=timeout,
+    proc = subprocess.run([exe] + list(args), capture_output=True, text=True, timeout=guard(timeout),
                           env=full_env, stdin=subprocess.DEVNULL)
     if check_exit is not None and proc.returncode != check_exit:
         fail(f"{os.path.basename(exe)} {' '.join(args)}: exit {proc.returncode}, expected {check_exit}\n"

@@ -13,6 +13,8 @@ cmh_add_benchmark(cmh-compare-bench SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/comp
 set(_cmh_compare_args --compare $<TARGET_FILE:cmh-compare> --bench $<TARGET_FILE:cmh-compare-bench>
     --fixtures ${CMAKE_CURRENT_SOURCE_DIR}/compare/fixtures)
 cmh_add_e2e_test(compare_runs compare_runs.py ARGS ${_cmh_compare_args} TIMEOUT 300)
+# Skipped (77) where identical forks' CPU time does not reproduce within the 20 % it detects.
+set_tests_properties(e2e:compare_runs PROPERTIES SKIP_RETURN_CODE 77)
 cmh_add_e2e_test(compare_files compare_files.py ARGS ${_cmh_compare_args} TIMEOUT 120)
 # The HTML report in Debian's headless chromium; skipped (77) only when chromium is absent.
 cmh_add_e2e_test(compare_html compare_html.py ARGS ${_cmh_compare_args} TIMEOUT 300)

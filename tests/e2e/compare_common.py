@@ -31,3 +31,20 @@ def metrics_of(doc, benchmark_suffix):
             if b["benchmark"].endswith(benchmark_suffix):
                 return {m["key"]: m for m in b["metrics"]}
     return {}
+
+
+def spread(values):
+    """How far identical runs' values are apart: max / min - 1 (0.05 = 5 %)."""
+    values = [v for v in values if v > 0]
+    return max(values) / min(values) - 1 if len(values) >= 2 else float("inf")
+
+
+def fork_means(path, metric):
+    """The per-fork means of a secondary metric (JMH JSON rawData), of every record."""
+    with open(path) as f:
+        doc = json.load(f)
+    means = []
+    for rec in doc:
+        raw = rec.get("secondaryMetrics", {}).get(metric, {}).get("rawData", [])
+        means += [sum(fork) / len(fork) for fork in raw if fork]
+    return means

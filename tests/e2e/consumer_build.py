@@ -117,9 +117,9 @@ def configure_and_build(project, build, extra, build_type):
         # The add_subdirectory and fetchcontent builds compile cmh's sources with the same
         # flags into the same relative paths (cmh-build/ in each), so one fills ccache for the other.
         env = {"CCACHE_BASEDIR": os.path.dirname(os.path.dirname(WORK)), "CCACHE_NOHASHDIR": "1"}
-    if sh(cmd, timeout=300, env=env) is None:
+    if sh(cmd, timeout=t.guard(300), env=env) is None:
         return None
-    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=3500, env=env)
+    built = sh([args.cmake, "--build", build, "-j", "2"], timeout=t.guard(3500), env=env)
     if built is not None:
         t.check("warning:" not in built.stdout + built.stderr,
                 f"{os.path.basename(project)}: the build shows warnings:\n{built.stdout[-4000:]}")
@@ -143,7 +143,7 @@ os.makedirs(WORK, exist_ok=True)
 step = args.step
 if step == "install":
     shutil.rmtree(args.prefix, ignore_errors=True)
-    if sh([args.cmake, "--install", t.BUILD, "--prefix", args.prefix], timeout=300) is not None:
+    if sh([args.cmake, "--install", t.BUILD, "--prefix", args.prefix], timeout=t.guard(300)) is not None:
         for rel in ("include/cmh/cmh.hpp", "include/cmh/extension.hpp", "include/cmh/main.hpp", "include/cmh/alloc.h",
                     "include/cmh/detail/loop_interface.hpp", "lib/libcmh.a",
                     "lib/libcmh_main.a", "lib/libcmhalloc.so", "lib/cmake/cmh/cmhConfig.cmake",
@@ -170,7 +170,7 @@ elif step == "find_package":
         check_run(os.path.join(build, "mygbench"), "find_package, cmh::gbench_main", GBENCH)
 elif step == "pkg_config":
     env = {"PKG_CONFIG_PATH": os.path.join(args.prefix, "lib", "pkgconfig")}
-    flags = sh([args.pkg_config, "--cflags", "--libs", "cmh-main", "cmh-alloc"], timeout=30, env=env)
+    flags = sh([args.pkg_config, "--cflags", "--libs", "cmh-main", "cmh-alloc"], timeout=t.guard(30), env=env)
     if flags is not None:
         print("pkg-config --cflags --libs cmh-main cmh-alloc:", flags.stdout.strip())
         for leak in ("harness/src", "fmt", "nlohmann"):
@@ -178,14 +178,14 @@ elif step == "pkg_config":
         exe = os.path.join(WORK, "mybench-pc")
         cmd = ([args.cxx, "-std=c++20", "-O2", os.path.join(PROJECTS, "bench.cpp"), "-o", exe]
                + shlex.split(flags.stdout) + [f"-Wl,-rpath,{os.path.join(args.prefix, 'lib')}"])
-        if sh(cmd, timeout=600) is not None:
+        if sh(cmd, timeout=t.guard(600)) is not None:
             # The shared libraries, not the archives: libcmh.so.0 and libcmhalloc.so.
-            needed = sh(["readelf", "-d", exe], timeout=30)
+            needed = sh(["readelf", "-d", exe], timeout=t.guard(30))
             if needed is not None:
                 for lib in ("libcmh.so.0", "libcmhalloc.so"):
                     t.check(f"[{lib}]" in needed.stdout, f"pkg_config: {exe} does not need {lib}")
             check_run(exe, "pkg-config, libcmh.so + libcmhalloc.so")
-    gflags = sh([args.pkg_config, "--cflags", "--libs", "cmh-gbench-main"], timeout=30, env=env)
+    gflags = sh([args.pkg_config, "--cflags", "--libs", "cmh-gbench-main"], timeout=t.guard(30), env=env)
     if gflags is not None:
         print("pkg-config --cflags --libs cmh-gbench-main:", gflags.stdout.strip())
         includes = [os.path.normpath(f[2:]) for f in shlex.split(gflags.stdout) if f.startswith("-I")]
@@ -195,7 +195,7 @@ elif step == "pkg_config":
         cmd = ([args.cxx, "-std=c++20", "-O2", os.path.join(PROJECTS, "gbench.cpp"), "-o", exe]
                + shlex.split(gflags.stdout) + [f"-Wl,-rpath,{os.path.join(args.prefix, 'lib')}"])
         check_flags([shlex.join(cmd)], "pkg_config gbench")
-        if sh(cmd, timeout=600) is not None:
+        if sh(cmd, timeout=t.guard(600)) is not None:
             check_run(exe, "pkg-config, cmh-gbench-main", GBENCH)
 else:
     build = os.path.join(WORK, "build")

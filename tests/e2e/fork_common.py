@@ -60,7 +60,7 @@ def start(args, env=None, stdout_path=None):
 
 def wait_for_text(path, pattern, limit=60):
     """Waits until the file contains the regex (bounded by `limit` seconds, not a timing check)."""
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + t.guard(limit)
     while time.monotonic() < deadline:
         with open(path, errors="replace") as f:
             if re.search(pattern, f.read()):

@@ -24,7 +24,7 @@ def interrupted_run(how, expect_status, extra=("-f", "2")):
     reached = wait_for_text(out_path, r"# Benchmark: Probe\.bindings[\s\S]*# Fork: [^\n]*\n[\s\S]*Iteration   1:")
     t.check(reached, f"{how}: the run never reached the second benchmark")
     proc.send_signal({"INT": signal.SIGINT, "TERM": signal.SIGTERM, "KILL": signal.SIGKILL}[how])
-    proc.wait(timeout=60)
+    proc.wait(timeout=t.guard(60))
     proc.out_file.close()
     time.sleep(0.2)  # a fork orphaned by kill -9 dies by PR_SET_PDEATHSIG; give the kernel a moment
     check_no_children(proc.mark, how)

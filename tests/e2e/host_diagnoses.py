@@ -18,7 +18,8 @@ out = proc.stdout + proc.stderr
 t.check("lost its results channel" in out, f"close(3): not said\n{out[-1500:]}")
 t.check("exit() or _exit()" not in out, f"close(3): blamed on exit()\n{out[-1500:]}")
 
-proc = run(["Host.stop_self"] + QUICK + ["-to", "1s"], expect=2)
+# -to (which also bounds the fork's start-up) is a hang guard: it follows the scale.
+proc = run(["Host.stop_self"] + QUICK + ["-to", f"{t.guard(1)}s"], expect=2)
 out = proc.stdout + proc.stderr
 t.check("it was stopped, SIGSTOP" in out, f"stopped fork: not said\n{out[-1500:]}")
 t.check("ignored SIGTERM" not in out, f"stopped fork: said to have ignored SIGTERM\n{out[-1500:]}")

@@ -22,7 +22,7 @@ for _ in range(3):
     proc.stdout.readline()
 proc.stdout.close()  # as head does after its third line
 err = proc.stderr.read().decode(errors="replace")
-proc.wait(timeout=120)
+proc.wait(timeout=t.guard(120))
 t.check(proc.returncode == 0, f"| head -3: exit {proc.returncode} (141/-13 is SIGPIPE), expected 0\n{err[-2000:]}")
 records = load_json(json_path, "| head -3")
 t.check(records is not None and len(records) == 2 and all(r["cmh"]["runComplete"] for r in records),
@@ -34,7 +34,7 @@ if os.path.exists(lock):
     os.truncate(lock, 0)
 json_path = tmp_path("closed-stdout.json")
 proc = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', EXE] + SHORT + ["Host.ok", "-rf", "json", "-rff", json_path],
-                      capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                      capture_output=True, text=True, timeout=t.guard(120), stdin=subprocess.DEVNULL)
 t.check(proc.returncode == 0, f">&-: exit {proc.returncode}\n{proc.stderr[-2000:]}")
 with open(lock, errors="replace") as f:
     locked_text = f.read()
@@ -58,7 +58,7 @@ t.check("cannot write result file '/dev/full'" in proc.stdout + proc.stderr, "-r
 out_path = tmp_path("stdout-file.txt")
 with open(out_path, "w") as out:
     proc = subprocess.run([EXE, "Host.ok"] + SHORT + ["-rf", "json", "-rff", "/dev/stdout"], stdout=out,
-                          stderr=subprocess.PIPE, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                          stderr=subprocess.PIPE, text=True, timeout=t.guard(120), stdin=subprocess.DEVNULL)
 with open(out_path) as f:
     text = f.read()
 t.check(proc.returncode == 0, f"-rff /dev/stdout > file: exit {proc.returncode}\n{proc.stderr[-1500:]}")

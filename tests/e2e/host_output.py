@@ -13,7 +13,7 @@ QUICK = ["-f", "1", "-wi", "0", "-i", "1", "-r", "10ms"]
 
 for bench, line, extra in (("Host.print_then_segfault", "last words before the segfault", []),
                            ("Host.print_then_abort", "last words before abort()", []),
-                           ("Host.print_then_hang", "last words before the hang", ["-to", "1s"])):
+                           ("Host.print_then_hang", "last words before the hang", ["-to", f"{t.guard(1)}s"])):
     json_path = tmp_path(f"{bench}.json")
     proc = run([bench] + QUICK + extra + ["-rf", "json", "-rff", json_path], expect=2)
     records = load_json(json_path, bench)

@@ -63,7 +63,7 @@ def interrupted(signals, name, args=None, wait=(r"Iteration   1:", "its first it
         proc.send_signal(sig)
     if hold:
         os.unlink(hold)
-    proc.wait(timeout=60)
+    proc.wait(timeout=t.guard(60))
     proc.out_file.close()
     check_no_children(proc.mark, name)
     expected = 128 + signals[0]
@@ -81,7 +81,7 @@ def interrupted(signals, name, args=None, wait=(r"Iteration   1:", "its first it
             # cmh's own reader: the record is read and reported as failed, not compared.
             base = tmp_path(f"{name}-base.json")
             shutil.copyfile(json_path, base)
-            cmp = subprocess.run([COMPARE, base, json_path], capture_output=True, text=True, timeout=60,
+            cmp = subprocess.run([COMPARE, base, json_path], capture_output=True, text=True, timeout=t.guard(60),
                                  stdin=subprocess.DEVNULL)
             t.check(cmp.returncode == 0 and "failed in the base run" in cmp.stdout,
                     f"{name}: cmh-compare did not read the file as a failed run (exit {cmp.returncode})\n"

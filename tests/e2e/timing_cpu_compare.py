@@ -10,12 +10,18 @@ compare.py's U test has repetitions to work with):
     an increase.
 cpu_time must also differ from real_time (it is measured, not copied). The machine
 may be busy: the thresholds are wide (A/A p >= 0.001; regression p < 0.01), and the
-p-values are printed for the record."""
+p-values are printed for the record.
+
+The 20 % regression can be told from noise only where identical runs reproduce within
+20 %: here the 18 identical repetitions' cpu_time spans 3-8 %, in an emulated (TCG) guest
+about 47 %. Where it spans 20 % or more, the regression's checks are not made, the others
+still are, and the test exits 77 (skipped) with the reason when nothing failed."""
 import argparse
 import json
 import os
 import tempfile
 
+import cmhtest
 from cmhtest import check, done, run
 
 COMPARE = "/usr/share/benchmark/compare.py"
@@ -65,6 +71,20 @@ aa = utest_of(entries, BASE)
 if check(aa is not None, f"A/A: no U test for {BASE}"):
     print(f"A/A {BASE}: cpu_pvalue {aa['cpu_pvalue']:.4g}, time_pvalue {aa['time_pvalue']:.4g}")
     check(aa["cpu_pvalue"] >= 0.001, f"A/A: the same code looks significantly different in cpu_time: {aa}")
+
+# Do identical repetitions reproduce their cpu_time within the 20 % to detect?
+same = []
+for path in (first, second):
+    with open(path) as f:
+        same += [b["cpu_time"] for b in json.load(f)["benchmarks"]
+                 if b["run_type"] == "iteration" and b["name"].startswith(BASE)]
+noise = max(same) / min(same) - 1 if len(same) >= 2 and min(same) > 0 else float("inf")
+print(f"identical repetitions' cpu_time ({BASE}): {len(same)}, spread {noise:.1%}")
+if noise >= 0.20:
+    if cmhtest._failures:
+        done()
+    cmhtest.skip(f"identical repetitions' cpu_time spans {noise:.0%} (>= the 20 % to detect): "
+                 "the regression checks were not made")
 
 # A real regression: 20 % more multiplies, within one run.
 _, entries = compare(["filters", first, "steps:1000", "steps:1200"], "regression")

@@ -68,6 +68,54 @@ TEST_CASE("formats gbench: the context block, in Google Benchmark's order, then 
   CHECK_FALSE(doc2["context"].contains("cpu_scaling_enabled"));
 }
 
+TEST_CASE("formats gbench: the context's NUMA mode, reason, nodes and options are the forks', not the host's") {
+  RunResults results = testing::synthetic_results();
+  model::RunContext host = testing::synthetic_context();
+  host.numa_mode = "on";  // the host's own view must not leak into the file
+  host.numa_reason = "UseNUMA is enabled in 'membind' mode on nodes 0-1";
+  host.allocator_options = "-XX:+UseNUMA (the host's)";
+  const AllocatorState bound = {true, "off",
+                                "The process is bound to a single NUMA node, and its memory and cpu node "
+                                "configuration does not match (cpu nodes 0, memory nodes 1)",
+                                "", "-Xms0 -XX:-UseNUMA"};
+  for (auto& run : results.benchmarks)
+    for (auto& fork : run.forks) fork.allocator = bound;
+  auto render_with = [&] {
+    return Json::parse(render_gbench_json(results, host, testing::synthetic_machine()));
+  };
+  Json doc = render_with();
+  CHECK(doc["context"]["numa_mode"] == "off");
+  CHECK(doc["context"]["numa_reason"] == bound.numa_reason);
+  CHECK(doc["context"]["numa_nodes"] == "");
+  CHECK(doc["context"]["allocator_options"] == "-Xms0 -XX:-UseNUMA");
+  for (const auto& row : doc["benchmarks"]) CHECK_FALSE(row.contains("fork_allocators"));
+
+  // Forks that decided differently: the context says so, each row of that benchmark per fork.
+  BenchmarkRunResult& hello = results.benchmarks.front();  // Sample_01.hello, 2 forks
+  REQUIRE(hello.forks.size() == 2);
+  hello.forks[1].allocator = {true, "on", "UseNUMA is enabled in 'membind' mode on nodes 0-1", "0-1",
+                              "-Xms0 -XX:+UseNUMA"};
+  doc = render_with();
+  CHECK(doc["context"]["numa_mode"] == "differs per fork");
+  CHECK(doc["context"]["allocator_options"] == "differs per fork");
+  const auto hello_rows = rows_of(doc, "Sample_01.hello/mode:thrpt");
+  REQUIRE_FALSE(hello_rows.empty());
+  for (const auto& row : hello_rows) {
+    REQUIRE(row.contains("fork_allocators"));
+    const std::string text = row["fork_allocators"];
+    CHECK(text.find("fork 1: off") != std::string::npos);
+    CHECK(text.find("fork 2: on (nodes 0-1)") != std::string::npos);
+    CHECK(text.find("-Xms0 -XX:+UseNUMA") != std::string::npos);
+  }
+
+  // No fork reported (each died before its handshake): unknown, never the host's view.
+  for (auto& run : results.benchmarks)
+    for (auto& fork : run.forks) fork.allocator = {};
+  doc = render_with();
+  CHECK(doc["context"]["numa_mode"] == "unknown");
+  CHECK(doc["context"]["allocator_options"] == "unknown");
+}
+
 TEST_CASE("formats gbench: one iteration row per fork and four aggregates, with Google Benchmark's keys") {
   const Json doc = render(testing::synthetic_results());
   const auto rows = rows_of(doc, "Sample_01.hello/mode:thrpt");

@@ -8,6 +8,7 @@
 // time of all threads per op of all threads (stats/time_per_op.hpp).
 #include "formats/labels.hpp"
 #include "formats/renderers.hpp"
+#include "model/allocator_state.hpp"
 #include "stats/time_per_op.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace cmh::formats {
 namespace {
@@ -251,6 +254,19 @@ Json aggregate_row(const RowIdentity& id, const std::vector<const Repetition*>& 
   return row;
 }
 
+// The allocator state every fork of the file agrees on, or that they differ.
+struct AllocatorSummary {
+  AllocatorState common;
+  bool differs = false;
+};
+
+AllocatorSummary allocator_summary(const RunResults& results) {
+  std::vector<ForkResult> forks;
+  for (const auto& run : results.benchmarks) forks.insert(forks.end(), run.forks.begin(), run.forks.end());
+  const model::ForksAllocatorView view = model::forks_allocator_view(forks);
+  return {view.common, view.differs};
+}
+
 Json context_json(const RunResults& results, const model::RunContext& ctx, const MachineInfo& m) {
   Json c = Json::object();
   c["date"] = m.date;
@@ -281,9 +297,23 @@ Json context_json(const RunResults& results, const model::RunContext& ctx, const
   c["compiler_flags"] = ctx.compiler_flags;
   c["cpu_model"] = ctx.cpu_model;
   c["kernel"] = ctx.kernel;
-  c["numa_mode"] = ctx.numa_mode;
-  c["numa_reason"] = ctx.numa_reason;
-  c["allocator_options"] = ctx.allocator_options;
+  // What the forks' allocators decided (fork arguments such as --membind change it), as
+  // the JSON's cmh block says, never the host's own view; "differs per fork" when they
+  // do not agree (each benchmark's rows then carry fork_allocators), "unknown" when no
+  // fork reported.
+  const AllocatorSummary alloc = allocator_summary(results);
+  if (alloc.differs) {
+    c["numa_mode"] = "differs per fork";
+    c["numa_reason"] = "the forks' allocators decided differently: see each benchmark's fork_allocators";
+    c["numa_nodes"] = "";
+    c["allocator_options"] = "differs per fork";
+  } else {
+    const AllocatorState& a = alloc.common;
+    c["numa_mode"] = a.known ? a.numa_mode : std::string("unknown");
+    c["numa_reason"] = a.known ? a.numa_reason : std::string("no fork reported");
+    c["numa_nodes"] = a.numa_nodes;
+    c["allocator_options"] = a.known ? a.options : std::string("unknown");
+  }
   std::string warnings;
   for (const auto& w : ctx.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
   c["warnings"] = warnings;
@@ -298,6 +328,7 @@ std::string render_gbench_json(const RunResults& results, const model::RunContex
   std::map<std::string, std::pair<int, int>> families;  // benchmark -> (family index, instances so far)
   std::map<std::string, int> runs_of;                    // benchmark -> its runs in this file
   for (const auto& run : results.benchmarks) ++runs_of[run.params.benchmark];
+  const bool forks_differ = allocator_summary(results).differs;
   for (const auto& run : results.benchmarks) {
     const BenchmarkParams& p = run.params;
     auto [family, inserted] = families.try_emplace(p.benchmark, static_cast<int>(families.size()), 0);
@@ -321,12 +352,17 @@ std::string render_gbench_json(const RunResults& results, const model::RunContex
       reps.push_back(r);
     }
     std::vector<const Repetition*> ok;
+    const std::size_t first_row = rows.size();
     for (const auto& r : reps) {
       rows.push_back(iteration_row(id, r));
       if (r.error.empty()) ok.push_back(&r);
     }
     if (ok.size() >= 2)  // Google Benchmark aggregates only two or more successful repetitions
       for (const char* which : {"mean", "median", "stddev", "cv"}) rows.push_back(aggregate_row(id, ok, which));
+    if (forks_differ) {
+      const std::string per_fork = model::forks_numa_text(run.forks) + " | options: " + model::forks_options_text(run.forks);
+      for (std::size_t i = first_row; i < rows.size(); ++i) rows[i]["fork_allocators"] = per_fork;
+    }
   }
   Json doc = Json::object();
   doc["context"] = context_json(results, ctx, machine);
