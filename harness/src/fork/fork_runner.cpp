@@ -4,7 +4,7 @@
 // A single poll() loop watches the results channel, the fork's stdout and
 // stderr and its pidfd, with no threads. A watchdog bounds every phase: an
 // iteration may take its time plus -to, anything between iterations -to, and
-// after "finish" the process has kShutdownGrace to exit. Whatever stops a fork
+// after "finish" the process has shutdown_grace() to exit. Whatever stops a fork
 // (the watchdog, a protocol error, the user's Ctrl-C) sends SIGTERM to its
 // process group, then SIGKILL after kTerminateGrace; the child is always reaped.
 #include "fork/fork_runner.hpp"
@@ -44,7 +44,8 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 constexpr auto kTerminateGrace = 2s;  ///< SIGTERM -> SIGKILL
-constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited
+constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited (at least)
+constexpr int kShutdownGraceStartups = 10;  ///< ... or this many times the fork's start-up
 constexpr auto kDrainGrace = 1s;      ///< exited, but something it started still holds its pipes
 // A stream that is no longer echoed is read in batches: after a short read the
 // host leaves it for this long, so that a fork writing line by line fills the
@@ -302,7 +303,7 @@ class ForkSession {
   }
 
   Clock::time_point watchdog_deadline() const {
-    if (finished_) return finish_time_ + kShutdownGrace;
+    if (finished_) return finish_time_ + grace_;
     if (open_) {
       const IterationParams& ip = params_of(open_->kind);
       return later(later(open_since_, plan_.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time), plan_.timeout);
@@ -323,7 +324,7 @@ class ForkSession {
       if (finished_) {
         stop(make_failure(FailureKind::stray_threads,
                           "the fork had finished but did not exit within " +
-                              describe_time(std::chrono::duration_cast<Nanos>(kShutdownGrace)) +
+                              describe_time(std::chrono::duration_cast<Nanos>(grace_)) +
                               " (stray threads, or a static destructor that blocks?); cmh stopped it"));
       } else if (open_) {
         const IterationParams& ip = params_of(open_->kind);
@@ -455,6 +456,7 @@ class ForkSession {
       throw ProtocolError("the fork speaks protocol version " + std::to_string(m.version) + ", the host " +
                           std::to_string(kProtocolVersion));
     handshake_ = true;
+    grace_ = shutdown_grace(std::chrono::duration_cast<Nanos>(Clock::now() - spawn_time_));
     worker_pid_ = m.pid;
     result_.allocator = m.allocator;
     observer_.fork_allocator(m.allocator);
@@ -547,6 +549,7 @@ class ForkSession {
   std::optional<long> oom_kills_before_;
 
   bool handshake_ = false;
+  Nanos grace_ = kShutdownGrace;  ///< set at the handshake (shutdown_grace)
   std::int64_t worker_pid_ = 0;
   bool iterations_seen_ = false;
   int iterations_done_ = 0;
@@ -568,6 +571,13 @@ class ForkSession {
 };
 
 }  // namespace
+
+Nanos shutdown_grace(Nanos startup) {
+  const Nanos floor = kShutdownGrace;
+  if (startup <= Nanos(0) || startup > Nanos::max() / kShutdownGraceStartups) return floor;
+  // Whole seconds, so that the failure message reads "within 12 s".
+  return std::max(floor, std::chrono::duration_cast<Nanos>(std::chrono::ceil<std::chrono::seconds>(startup * kShutdownGraceStartups)));
+}
 
 ForkResult run_fork(const ForkRequest& request, ForkObserver& observer) {
   ForkSession session(request, observer);

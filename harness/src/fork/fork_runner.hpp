@@ -46,6 +46,12 @@ struct ForkRequest {
 /// closed or replaced fd 3): rare enough that the host can tell it from exit(3).
 inline constexpr int kChannelLostExitCode = 121;
 
+/// How long a fork that has sent "finish" may take to exit before the host stops it:
+/// 3 s, or ten times the fork's start-up (spawn to handshake) where that is longer, so
+/// that a slow machine (an emulated guest starts a fork in seconds) is not taken for a
+/// fork with stray threads.
+Nanos shutdown_grace(Nanos startup);
+
 /// Runs one fork to completion (or failure). Never throws for anything the fork does.
 ForkResult run_fork(const ForkRequest& request, ForkObserver& observer);
 
