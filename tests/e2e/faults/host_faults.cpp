@@ -85,10 +85,12 @@ CMH_BENCHMARK(Host, daemon, cmh::Blackhole& bh) {
       ::setsid();
       if (::fork() == 0) {
         const char* pid_file = std::getenv("CMH_DAEMON_PID_FILE");
-        if (pid_file) {
-          if (std::FILE* f = std::fopen(pid_file, "w")) {
+        if (pid_file) {  // written whole, then renamed: the benchmark waits for the name
+          const std::string partial = std::string(pid_file) + ".partial";
+          if (std::FILE* f = std::fopen(partial.c_str(), "w")) {
             std::fprintf(f, "%d\n", static_cast<int>(::getpid()));
             std::fclose(f);
+            std::rename(partial.c_str(), pid_file);
           }
         }
         for (int fd = 0; fd < 64; ++fd) ::close(fd);  // a proper daemon: holds none of the fork's pipes
@@ -98,6 +100,11 @@ CMH_BENCHMARK(Host, daemon, cmh::Blackhole& bh) {
     }
     int status = 0;
     ::waitpid(middle, &status, 0);
+    // Until the sleeper has said its pid, cmh might stop it before it exists for the test:
+    // on a loaded machine the grandchild can be that slow to run (a minute bounds a hang).
+    if (const char* pid_file = std::getenv("CMH_DAEMON_PID_FILE"))
+      for (int waited_ms = 0; waited_ms < 60'000 && ::access(pid_file, F_OK) != 0; waited_ms += 5)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   bh.consume(1);
 }
