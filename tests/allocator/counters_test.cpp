@@ -209,9 +209,10 @@ void test_cross_thread_frees() {
   CHECK_EQ(total() - bytes0, expected + (mine() - main0));
   cmh_alloc_stats_t after;
   cmh_alloc_stats_get(cmh_alloc_stats_init(&after));
-  // The producer found its pages refilled by the consumer's frees: remote drains.
+  // The producer found its pages refilled by the consumer's frees: remote drains. A drain
+  // is no gc episode (only retiring, purging or an explicit collect is: alloc:collections),
+  // and whether a page retires here depends on timing, so gc_count is not checked.
   CHECK(after.remote_drain_count > before.remote_drain_count);
-  CHECK(after.gc_count > before.gc_count);
 }
 
 }  // namespace
