@@ -7,7 +7,7 @@ import os
 import tempfile
 
 import cmhtest as t
-from profilers_common import executables, run_quick
+from profilers_common import close, executables, run_quick, value
 
 opts = executables()
 
@@ -15,16 +15,6 @@ opts = executables()
 def run(args, json_path=None):
     return run_quick(opts.profiled, args, ["-rf", "json", "-rff", json_path] if json_path else [])
 
-
-def value(rows, name, proc):
-    row = rows.get(name)
-    if not t.check(row is not None, f"no summary row {name}\n{proc.stdout[-3000:]}"):
-        return None
-    return t.score(row["Score"])
-
-
-def close(actual, expected, rel=1e-6):
-    return actual is not None and abs(actual - expected) <= rel * abs(expected)
 
 
 def json_raw(path, bench, metric):

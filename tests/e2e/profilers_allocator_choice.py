@@ -8,23 +8,13 @@ import os
 import tempfile
 
 import cmhtest as t
-from profilers_common import QUICK, executables, rows_of, run_quick
+from profilers_common import QUICK, close, executables, rows_of, run_quick, value
 
 opts = executables()
 tmp = tempfile.mkdtemp()
 LIBDIR = "/usr/lib/x86_64-linux-gnu"
+EXACT = 1e-9  # "exactly": the counts are integers, printed to three decimals
 PEERS = {"jemalloc": "libjemalloc.so.2", "tcmalloc": "libtcmalloc.so.4", "mimalloc": "libmimalloc.so.2"}
-
-
-def value(rows, name, proc):
-    row = rows.get(name)
-    if not t.check(row is not None, f"no summary row {name}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"):
-        return None
-    return t.score(row["Score"])
-
-
-def close(actual, expected, rel=1e-9):
-    return actual is not None and abs(actual - expected) <= rel * abs(expected)
 
 
 def vector_run(allocator, threads="1", json_path=None):
@@ -34,8 +24,8 @@ def vector_run(allocator, threads="1", json_path=None):
     norm = value(rows, "Alloc.vector_1000:alloc.rate.norm", proc)
     count = value(rows, "Alloc.vector_1000:alloc.count.norm", proc)
     print(f"{allocator} -t {threads}: alloc.rate.norm = {norm} B/op, alloc.count.norm = {count} allocs/op")
-    t.check(close(norm, 4000.0), f"{allocator} -t {threads}: alloc.rate.norm = {norm}, expected exactly 4000 B/op")
-    t.check(close(count, 1.0), f"{allocator} -t {threads}: alloc.count.norm = {count}, expected 1 alloc/op")
+    t.check(close(norm, 4000.0, EXACT), f"{allocator} -t {threads}: alloc.rate.norm = {norm}, expected exactly 4000 B/op")
+    t.check(close(count, 1.0, EXACT), f"{allocator} -t {threads}: alloc.count.norm = {count}, expected 1 alloc/op")
     t.check("Alloc.vector_1000:gc.count" not in rows and "Alloc.vector_1000:gc.time" not in rows,
             f"{allocator}: gc.count/gc.time reported under a foreign allocator (fake zeros)\n{proc.stdout[-2000:]}")
     return proc, rows
@@ -63,7 +53,7 @@ for threads in ("1", "2"):
 # The default run still reports gc.* (the bundled heap).
 proc, rows = run_quick(opts.profiled, ["Alloc.vector_1000", "-prof", "alloc"])
 t.check("Alloc.vector_1000:gc.count" in rows, "the default run lost gc.count")
-t.check(close(value(rows, "Alloc.vector_1000:alloc.rate.norm", proc), 4000.0), "default run: not 4000 B/op")
+t.check(close(value(rows, "Alloc.vector_1000:alloc.rate.norm", proc), 4000.0, EXACT), "default run: not 4000 B/op")
 
 # Frees made by another thread, and a thread that exits: the same counts on cmh and glibc.
 counts = {}

@@ -24,3 +24,15 @@ def run_quick(exe, args, extra=()):
     """A short forked run that must succeed; returns (process, rows)."""
     proc = t.run(exe, QUICK + list(args) + list(extra), timeout=200, check_exit=0)
     return proc, rows_of(proc)
+
+
+def value(rows, name, proc):
+    """The score of summary row `name`, or None (a failed check) when the row is missing."""
+    row = rows.get(name)
+    if not t.check(row is not None, f"no summary row {name}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"):
+        return None
+    return t.score(row["Score"])
+
+
+def close(actual, expected, rel=1e-6):
+    return actual is not None and abs(actual - expected) <= rel * abs(expected)
