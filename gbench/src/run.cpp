@@ -182,10 +182,23 @@ std::size_t RunSpecifiedBenchmarks(std::string spec) {
   std::string stdout_file;
   if (t.stdout_format) {
     stdout_file = temporary_file();
-    t.cmh_args.insert(t.cmh_args.end(), {"-rf", *t.stdout_format, "-rff", stdout_file, "-o", "/dev/stderr"});
+    t.cmh_args.insert(t.cmh_args.end(), {"-rf", *t.stdout_format, "-rff", stdout_file});
   }
   std::fflush(stdout);
+  // --benchmark_format puts the formatted results alone on stdout, so the report goes to
+  // stderr: fd 1 is pointed at fd 2 while cmh runs (its forks inherit that). Not "-o
+  // /dev/stderr": that path is missing where /dev is a bare devtmpfs (an initramfs, some
+  // containers; the report then went to a regular file), and reopening it truncates a
+  // file that stderr was redirected to.
+  const int saved_stdout = stdout_file.empty() ? -1 : ::dup(STDOUT_FILENO);
+  if (saved_stdout >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
   const int status = run_cmh(t.cmh_args);
+  if (saved_stdout >= 0) {
+    std::fflush(stdout);
+    std::cout.flush();
+    ::dup2(saved_stdout, STDOUT_FILENO);
+    ::close(saved_stdout);
+  }
   if (!stdout_file.empty()) {
     std::ifstream in(stdout_file);
     std::cout << in.rdbuf();
