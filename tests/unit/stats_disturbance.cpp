@@ -101,6 +101,9 @@ TEST_CASE("disturbance: short windows are judged by switches only; no evidence, 
   const auto none = cmh::stats::assess(iteration_of({worker(0, -1, -1)}));
   CHECK_FALSE(none.measured);
   CHECK_FALSE(none.disturbed());
+  const auto no_clock = cmh::stats::assess(iteration_of({worker(-1, 0, 0)}));  // switches, no CPU reading
+  CHECK_FALSE(no_clock.measured);
+  CHECK_FALSE(no_clock.disturbed());
   CHECK(cmh::stats::switch_bound(kSecond) == 10);
   CHECK(cmh::stats::switch_bound(kSecond / 10) == 2);
 }
@@ -211,7 +214,10 @@ TEST_CASE("cpu.time.norm sums CPU over threads and divides by the ops of all thr
   CHECK(cmh::stats::cpu_time_per_op({worker(kSecond, 0, 0, kSecond, 1000)}) == doctest::Approx(1e6));
   CHECK(cmh::stats::cpu_time_per_op({worker(kSecond, 0, 0, kSecond, 1000), worker(kSecond / 2, 0, 0, kSecond, 1000)}) ==
         doctest::Approx(0.75e6));
-  CHECK(std::isnan(cmh::stats::cpu_time_per_op({worker(0, -1, -1)})));
+  CHECK(std::isnan(cmh::stats::cpu_time_per_op({worker(-1, -1, -1)})));
+  CHECK(std::isnan(cmh::stats::cpu_time_per_op({worker(kSecond, 0, 0, kSecond, 1000), worker(-1, 0, 0, kSecond, 1000)})));
+  // A coarse thread clock that did not advance over the window reads 0: a reading, not a gap.
+  CHECK(cmh::stats::cpu_time_per_op({worker(0, 0, 0, 20'000, 1)}) == 0.0);
   CHECK(std::isnan(cmh::stats::cpu_time_per_op({})));
 }
 

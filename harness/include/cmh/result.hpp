@@ -42,8 +42,10 @@ struct ThreadMeasurement {
   int subgroup_index = 0;      ///< which @Group member the thread ran (0 otherwise)
   std::uint64_t measured_ops = 0;  ///< ops inside the timed window, after opi/batch adjustment
   std::int64_t duration_ns = 0;    ///< the thread's own timed window
-  /// The thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over its timed window; 0 if not measured.
-  std::int64_t cpu_ns = 0;
+  /// The thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over its timed window; -1 if not
+  /// measured. 0 is a reading: a coarse thread clock (an emulated guest's, ticking every few
+  /// ms) does not advance over a short window.
+  std::int64_t cpu_ns = -1;
   /// The timed window's length on the steady clock (duration_ns is the sum of call
   /// times when invocation fixtures exist; the CPU/wall ratio needs the window).
   std::int64_t window_ns = 0;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace cmh::detail {
@@ -40,7 +41,7 @@ std::int64_t run_delay_now() noexcept {
 void cpu_window_edge(WorkerTally& t, bool opening) noexcept {
   timespec ts{};
   rusage ru{};
-  std::int64_t cpu = 0;
+  std::int64_t cpu = -1;
   bool have_usage = false;
   std::int64_t delay = -1;
   // Opening: the run-queue wait and switch counts first and the clock last, closest
@@ -62,7 +63,8 @@ void cpu_window_edge(WorkerTally& t, bool opening) noexcept {
     t.run_delay_ns = delay;
     return;
   }
-  t.cpu_ns = cpu > t.cpu_ns && t.cpu_ns > 0 ? cpu - t.cpu_ns : 0;
+  // A clock that did not advance is a reading of 0 (a coarse clock over a short window).
+  t.cpu_ns = cpu >= 0 && t.cpu_ns >= 0 ? std::max<std::int64_t>(cpu - t.cpu_ns, 0) : -1;
   const bool measured = have_usage && t.involuntary_switches >= 0;
   t.involuntary_switches = measured ? ru.ru_nivcsw - t.involuntary_switches : -1;
   t.voluntary_switches = measured ? ru.ru_nvcsw - t.voluntary_switches : -1;

@@ -28,7 +28,8 @@ IterationDisturbance assess(const IterationResult& it) {
   }
   bool first = true;
   for (const auto& t : it.threads) {
-    if (t.involuntary_switches < 0 || t.voluntary_switches < 0 || t.window_ns <= 0) return IterationDisturbance{};
+    if (t.cpu_ns < 0 || t.involuntary_switches < 0 || t.voluntary_switches < 0 || t.window_ns <= 0)
+      return IterationDisturbance{};
     const double ratio = static_cast<double>(t.cpu_ns) / static_cast<double>(t.window_ns);
     const std::int64_t bound = switch_bound(t.window_ns);
     // Blocking of its own accord: more voluntary switches than the bound and than involuntary ones.

@@ -41,7 +41,7 @@ double cpu_time_per_op(const std::vector<ThreadMeasurement>& threads) {
   double cpu = 0;
   double ops = 0;
   for (const auto& t : threads) {
-    if (t.cpu_ns <= 0) return kNaN;  // a thread without a CPU reading: no honest sum
+    if (t.cpu_ns < 0) return kNaN;  // a thread without a CPU reading: no honest sum
     cpu += static_cast<double>(t.cpu_ns);
     ops += static_cast<double>(t.measured_ops);
   }

@@ -82,8 +82,8 @@ struct alignas(128) WorkerTally {
   std::uint64_t sample_mask = 0;     ///< sample-time stride, kept across iterations as in JMH
   double* aux = nullptr;             ///< aux counter values at the end of the timed window
   /// The thread's CPU time and context switches over the timed window (cpu_window_edge):
-  /// at the opening edge the readings, at the closing edge the differences.
-  std::int64_t cpu_ns = 0;
+  /// at the opening edge the readings, at the closing edge the differences; -1: not measured.
+  std::int64_t cpu_ns = -1;
   std::int64_t involuntary_switches = -1;  ///< -1: not measured
   std::int64_t voluntary_switches = -1;
   std::int64_t run_delay_ns = -1;          ///< run-queue wait (schedstat); -1: not measured
