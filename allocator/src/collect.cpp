@@ -38,7 +38,37 @@ void heap_drain_notify(Heap* heap, Episode& episode) {
   }
 }
 
+namespace {
+
+uint32_t chain_length(const Block* b) {
+  uint32_t n = 0;
+  for (; b; b = b->next) ++n;
+  return n;
+}
+
+/// A heap that fork_child parked for a thread the child does not have: that thread may
+/// have been between the two stores of a fast path (a block off `free` but `used` not yet
+/// raised, or a block on `local_free` but `used` not yet lowered). The lists themselves
+/// are always whole, so `used` is recounted from them: a block lost in flight counts as in
+/// use (its page stays), and no page retires with a block still out. Paid once, in the
+/// child, when the heap is first collected, not in the fork itself.
+void recount_after_fork(Heap* heap) {
+  auto recount = [](Page* page) {
+    if (page->kind != kPageSmall && page->kind != kPageMedium) return;
+    // Other threads' frees (thread_free) still count in `used` until page_collect takes them.
+    const uint32_t free = chain_length(page->free) + chain_length(page->local_free);
+    page->used = free <= page->capacity ? page->capacity - free : 0;
+  };
+  for (auto& q : heap->queues)
+    for (Page* page = q.first; page; page = page->next) recount(page);
+  for (Page* page = heap->full.first; page; page = page->next) recount(page);
+  heap->fork_cut = false;
+}
+
+}  // namespace
+
 void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
+  if (heap->fork_cut) recount_after_fork(heap);
   heap_fold(heap);
   heap_drain_notify(heap, episode);
   retiring_clear(heap);

@@ -93,6 +93,9 @@ struct Heap {
   Heap* registry_next = nullptr;  // immutable once published
   Heap* pool_next = nullptr;
   uint64_t parked_at = 0;
+  // Parked by fork_child: its owner's lock-free fast path may have been cut mid-update,
+  // so its pages' `used` can be off by one block until heap_collect recounts them.
+  bool fork_cut = false;
 
   constexpr Heap();
 };

@@ -165,6 +165,7 @@ void fork_child() {
       continue;
     }
     heap->parked_at = now;
+    heap->fork_cut = true;
     heap->state.store(kHeapPooled, std::memory_order_relaxed);
     pool_push(heap);
     parked = true;
