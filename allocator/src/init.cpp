@@ -58,14 +58,17 @@ void run_init() {
   g_init_state.store(kReady, std::memory_order_release);
 }
 
+// The -Xms regions are in the node pools before this runs: blocks allocated before the
+// constructor (ld.so, libc and libstdc++ start-up, a preinit function) already live in
+// them, and other threads may take regions while touching goes on. So touching never
+// stores a value (prim::populate); a store of zero per page once cut the low byte of live
+// pointers and free-list links (issue 24: a cyclic free list hung fork start-up).
 void touch_node(void* arg) {
   const int node = static_cast<int>(reinterpret_cast<intptr_t>(arg));
   const NodeArena& a = g_space.nodes[node];
-  const size_t page = prim::os_page_size();
   for (uint32_t r = a.first; r < a.high; ++r) {
     if (!g_space.regions[r].pinned) continue;
-    auto* p = reinterpret_cast<volatile char*>(region_address(r));
-    for (size_t off = 0; off < g_space.region_size; off += page) p[off] = 0;
+    (void)prim::populate(reinterpret_cast<void*>(region_address(r)), g_space.region_size);
   }
 }
 

@@ -68,6 +68,24 @@ int purge(void* p, size_t size) {
   return madvise(p, size, MADV_DONTNEED) == 0 ? 0 : errno;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older headers lack the name
+#endif
+
+int populate(void* p, size_t size) {
+  ErrnoGuard guard;
+  if (madvise(p, size, MADV_POPULATE_WRITE) == 0) return 0;
+  if (errno != EINVAL) return errno;
+  // A kernel before 5.14: write-fault every page with an atomic add of zero, which backs
+  // it without changing a byte another thread may be reading or writing (a plain store of
+  // zero would overwrite live blocks: the -Xms heap serves allocations from the start).
+  const size_t page = os_page_size();
+  auto* first = static_cast<char*>(p);
+  for (size_t off = 0; off < size; off += page)
+    __atomic_fetch_add(reinterpret_cast<uint64_t*>(first + off), 0, __ATOMIC_RELAXED);
+  return 0;
+}
+
 void* map_zeroed(size_t size) {
   ErrnoGuard guard;
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,

@@ -19,6 +19,10 @@ void* reserve(size_t size, size_t align);
 int commit(void* p, size_t size);
 /// Returns the physical memory behind [p, p+size) to the OS; it reads as zero afterwards.
 int purge(void* p, size_t size);
+/// Backs committed [p, p+size) with physical memory (write faults) without changing any byte
+/// of it, so it is safe while other threads use that memory (MADV_POPULATE_WRITE, or an
+/// atomic add of zero per page on kernels before 5.14). 0 or errno.
+int populate(void* p, size_t size);
 /// Fresh zeroed read-write memory for metadata (never returned). nullptr on failure.
 void* map_zeroed(size_t size);
 /// Bytes of [p, p+size) resident in RAM (mincore); p and size page-aligned.
