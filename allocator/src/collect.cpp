@@ -98,6 +98,7 @@ void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
       for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, true));
     }
   }
+  if constexpr (CMH_ALLOC_DEBUG) debug_check_heap(heap);
 }
 
 void heap_maintain(Heap* heap, Episode& episode) {

@@ -34,25 +34,28 @@ CMH_INLINE void* alloc_fast(size_t size) {
 }
 
 CMH_INLINE void free_fast(void* p) {
-  if constexpr (!CMH_ALLOC_DEBUG) {
-    const uintptr_t offset = reinterpret_cast<uintptr_t>(p) - g_hot.base;
-    if (CMH_LIKELY(offset < g_hot.size)) {
-      // Interior descriptors (later slices of multi-slice pages) have no owner: those blocks
-      // take the generic path, which follows slice_offset. No dependent load here.
-      Page* page = g_hot.pages + (offset >> kSliceShift);
-      Heap* heap = tls_heap;
-      if (CMH_LIKELY(page->heap.load(std::memory_order_relaxed) == heap && page->flags == 0)) {
-        auto* block = static_cast<Block*>(p);
-        block->next = page->local_free;
-        page->local_free = block;
-        // Compiler-only: the list store lands before `used` drops (purge.cpp reads `used`).
-        std::atomic_signal_fence(std::memory_order_release);
-        if (CMH_LIKELY(--page->used != 0)) return;
-        // The only page of its class stays; others wait a little, then retire.
-        if (page->next == nullptr && page->prev == nullptr) return;
-        page_became_empty(heap, page);
-        return;
+  const uintptr_t offset = reinterpret_cast<uintptr_t>(p) - g_hot.base;
+  if (CMH_LIKELY(offset < g_hot.size)) {
+    // Interior descriptors (later slices of multi-slice pages) have no owner: those blocks
+    // take the generic path, which follows slice_offset. No dependent load here.
+    Page* page = g_hot.pages + (offset >> kSliceShift);
+    Heap* heap = tls_heap;
+    if (CMH_LIKELY(page->heap.load(std::memory_order_relaxed) == heap && page->flags == 0)) {
+      auto* block = static_cast<Block*>(p);
+      // The checked build runs this same lock-free path, with the free checks in front.
+      if constexpr (CMH_ALLOC_DEBUG) {
+        debug_check_free(page, p, block, true);
+        debug_poison_free(page, block);
       }
+      block->next = page->local_free;
+      page->local_free = block;
+      // Compiler-only: the list store lands before `used` drops (purge.cpp reads `used`).
+      std::atomic_signal_fence(std::memory_order_release);
+      if (CMH_LIKELY(--page->used != 0)) return;
+      // The only page of its class stays; others wait a little, then retire.
+      if (page->next == nullptr && page->prev == nullptr) return;
+      page_became_empty(heap, page);
+      return;
     }
   }
   free_generic(p);

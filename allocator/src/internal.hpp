@@ -168,6 +168,8 @@ void debug_poison_free(const Page* page, Block* block);
 void debug_check_alloc(const Page* page, Block* block);
 void debug_check_free(const Page* page, const void* p, Block* block, bool local);
 void debug_check_page(const Page* page);
+/// Every page queue, region and slice of `heap` (its owner, or whoever holds it without one).
+void debug_check_heap(const Heap* heap);
 [[noreturn]] void debug_fail(const char* what, const void* p);
 
 // ---- init.cpp: start-up, options, messages ----
