@@ -3,7 +3,7 @@
 // benchmark) and comparing every metric present on both sides.
 #pragma once
 
-#include "model.hpp"
+#include "results.hpp"
 #include "significance.hpp"
 
 #include <map>

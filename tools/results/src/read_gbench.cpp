@@ -9,7 +9,7 @@
 #include <limits>
 #include <set>
 
-namespace cmh::compare {
+namespace cmh::results {
 namespace {
 
 const std::set<std::string>& reserved_keys() {
@@ -162,4 +162,4 @@ void read_gbench_rows(const Json& doc, const JsonReader& in, ResultFile& out) {
   out.format = from_cmh ? "gbench json (cmh)" : "gbench json";
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

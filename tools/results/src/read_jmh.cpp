@@ -6,7 +6,7 @@
 
 #include <limits>
 
-namespace cmh::compare {
+namespace cmh::results {
 namespace {
 
 std::vector<std::vector<double>> raw_scores(const Json& metric, const JsonReader& in, const std::string& where) {
@@ -90,4 +90,4 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
   out.format = any_cmh ? "cmh json" : "jmh json";
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

@@ -4,11 +4,11 @@
 
 #include "json_values.hpp"
 
-namespace cmh::compare {
+namespace cmh::results {
 
 /// A top-level array of JMH records (Java JMH 1.21 onwards, or cmh's -rf json).
 void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out);
 /// {"context": ..., "benchmarks": [...]} (Google Benchmark, or cmh's -rf gbench).
 void read_gbench_rows(const Json& doc, const JsonReader& in, ResultFile& out);
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What cmh-compare reads out of a result file, whatever its format: one record per
-// benchmark x mode x parameter point, each with its primary metric and secondaries,
-// and for every metric the raw values the statistics run on.
+// What the tools (cmh-compare, cmh-history) read out of a result file, whatever its
+// format: one record per benchmark x mode x parameter point, each with its primary
+// metric and secondaries, and for every metric the raw values the statistics run on.
 #pragma once
 
 #include <map>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace cmh::compare {
+namespace cmh::results {
 
-/// Bad input: the message is the one line cmh-compare prints before exiting 2.
+/// Bad input: the message is the one line the tool prints before its bad-input exit.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -72,4 +72,4 @@ bool is_exact_metric(const std::string& key, const std::string& unit);
 /// True when a bigger value is better (throughput, rates of work done, IPC).
 bool is_higher_better(const std::string& key, const std::string& unit, bool primary);
 
-}  // namespace cmh::compare
+}  // namespace cmh::results
