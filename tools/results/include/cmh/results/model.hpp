@@ -49,6 +49,13 @@ struct Record {
   Metric primary;
   std::vector<Metric> secondaries;
   bool failed = false;
+  /// What the record ran on, in one vocabulary whatever the format (see environment.cpp):
+  /// compiler, compilerFlags, buildType, cpuModel, cpuCount, kernel, numaMode,
+  /// allocatorOptions, governor, host, runtime, runtimeArgs, toolVersion; absent when unknown.
+  std::map<std::string, std::string> environment;
+  /// cmh's disturbance flags, [fork][iteration] in the primary's raw order; empty when
+  /// the file carries none (JMH, Google Benchmark).
+  std::vector<std::vector<bool>> disturbed;
 };
 
 struct ResultFile {
@@ -56,6 +63,7 @@ struct ResultFile {
   std::string format;  ///< "cmh json", "jmh json", "gbench json (cmh)", "gbench json"
   std::vector<Record> records;
   std::vector<std::string> warnings;  ///< environment warnings carried by the file
+  std::string date;                   ///< when the run was made, if the file says (Google Benchmark)
 };
 
 /// Reads and validates one result file; throws InputError naming the file and the problem.
