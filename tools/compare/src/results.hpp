@@ -9,6 +9,7 @@ namespace cmh::compare {
 using results::InputError;
 using results::is_exact_metric;
 using results::is_higher_better;
+using results::merge_result_files;
 using results::Metric;
 using results::metric_key;
 using results::parse_result_text;

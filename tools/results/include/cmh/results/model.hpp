@@ -70,6 +70,9 @@ struct ResultFile {
 ResultFile read_result_file(const std::string& path);
 /// The same from text already in memory (tests); `path` only names it in messages.
 ResultFile parse_result_text(const std::string& text, const std::string& path);
+/// Several files as one (the shards of a suite, or repeated runs): a benchmark point in
+/// more than one file pools their forks; its score becomes the mean of all values.
+ResultFile merge_result_files(const std::vector<ResultFile>& files);
 
 /// Folds the spellings of one metric across formats and versions: JMH <= 1.36's
 /// U+00B7 ("·gc.alloc.rate.norm", "method·p0.99"), JMH's gc.alloc.* vs cmh's
