@@ -15,3 +15,7 @@ cmh_add_e2e_test(history_sqlite history_store.py ARGS ${_cmh_history_args} TIMEO
 cmh_add_e2e_test(history_postgres history_store.py ARGS ${_cmh_history_args} --postgres TIMEOUT 300)
 # Skipped (77) only where PostgreSQL's server is not installed.
 set_tests_properties(e2e:history_postgres PROPERTIES SKIP_RETURN_CODE 77)
+cmh_add_e2e_test(history_report history_report.py ARGS ${_cmh_history_args} TIMEOUT 300)
+# The trend page in Debian's headless chromium; skipped (77) only when chromium is absent.
+set_tests_properties(e2e:history_report PROPERTIES SKIP_RETURN_CODE 77)
+cmh_add_e2e_test(history_shards history_shards.py ARGS ${_cmh_history_args} TIMEOUT 300)
