@@ -45,7 +45,8 @@ std::string now_utc() {
   return buf;
 }
 
-/// --since DATE or --since SHA (the time of that commit's first run).
+}  // namespace
+
 std::string since_time(Database& db, const std::string& since) {
   if (since.empty()) return "";
   static const std::regex date(R"(\d{4}-\d{2}-\d{2}.*)");
@@ -55,8 +56,6 @@ std::string since_time(Database& db, const std::string& since) {
     throw HistoryError("--since " + since + ": no run of that commit in " + db.name());
   return as_text(rows[0][0]);
 }
-
-}  // namespace
 
 int run_add(const CommandLine& cl, std::ostream& out) {
   // Every file is read and checked before the store is touched: one bad file, nothing written.

@@ -168,7 +168,10 @@ int run_report(const CommandLine& cl, std::ostream& out) {
   auto db = open_database(cl.db, false);
   require_readable(*db);
   const auto series = load_series(*db, SeriesFilter{cl.metric, ""});
-  const auto changes = find_changes(series, cl.detect);
+  const std::string since = since_time(*db, cl.since);
+  std::vector<FoundChange> changes;
+  for (auto& c : find_changes(series, cl.detect))  // --since: the changes marked; the charts keep every run
+    if (since.empty() || c.first_after().time >= since) changes.push_back(std::move(c));
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>cmh-history trend</title><style>";
   html += kStyle;
   html += "</style></head><body>\n<h1>Benchmark history</h1>\n";
