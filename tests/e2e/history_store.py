@@ -20,14 +20,14 @@ from history_common import (parse_args, under_pg_virtualenv, Store, real_result_
 args = parse_args()
 under_pg_virtualenv(args)
 tmp = tempfile.mkdtemp(prefix="cmh-history-")
-H = args.history
+H = os.path.abspath(args.history)
 records = real_result_file(args.bench, tmp)
 check(len(records) == 2, f"the real file: 2 records expected, got {len(records)}")
 names = [f"{r['benchmark']} (extra={r['params']['extra']})" for r in records]
 
-# ---- A step of +12 % (avgt: slower) at commit c12, in record 0 only; 1 % noise.
+# ---- A step of +12 % (avgt: slower) at commit c10, in record 0 only; 1 % noise.
 store = Store(args, tmp, "step")
-files = write_series(tmp, "step", records, 24, lambda k, i: 1.12 if (i == 0 and k >= 12) else 1.0)
+files = write_series(tmp, "step", records, 20, lambda k, i: 1.12 if (i == 0 and k >= 10) else 1.0)
 for k, f in enumerate(files):
     add(H, store, f, f"c{k:02d}", k)
 changes = history_json(H, store, "changes")
@@ -35,7 +35,7 @@ print("step:", json.dumps(changes, indent=1)[:1500])
 check(len(changes) == 1, f"step: exactly one change point expected, got {len(changes)}")
 if changes:
     c = changes[0]
-    check(c["firstCommit"] == "c12" and c["lastCommitBefore"] == "c11", f"step: at c11 -> c12: {c}")
+    check(c["firstCommit"] == "c10" and c["lastCommitBefore"] == "c09", f"step: at c09 -> c10: {c}")
     check(c["benchmark"] == records[0]["benchmark"] and c["params"] == records[0]["params"], f"step: series {c}")
     check(c["direction"] == "regression" and c["metric"] == "score", f"step: a regression of the score: {c}")
     check(0.09 < c["effect"] < 0.15, f"step: effect near +12 %: {c['effect']}")
@@ -44,13 +44,13 @@ if changes:
     for key in ("benchmark", "params", "metric", "firstCommit", "lastCommitBefore", "direction", "effect", "interval", "p"):
         check(key in c, f"changes --json: no {key!r}")
 text = run(H, ["changes", "--db", store.url], check_exit=0).stdout.strip().splitlines()
-check(len(text) == 1 and records[0]["benchmark"] in text[0] and "c11" in text[0] and "c12" in text[0]
+check(len(text) == 1 and records[0]["benchmark"] in text[0] and "c09" in text[0] and "c10" in text[0]
       and text[0].startswith("regression"), f"changes text: one line with the name and both commits: {text}")
-run(H, ["check", "--db", store.url, "--commit", "c12"], check_exit=1)
-for commit in ("c11", "c13", "c23"):
+run(H, ["check", "--db", store.url, "--commit", "c10"], check_exit=1)
+for commit in ("c09", "c11", "c19"):
     run(H, ["check", "--db", store.url, "--commit", commit], check_exit=0)
-since = history_json(H, store, "changes", "--since", "c13")
-check(since == [], f"changes --since c13: the c12 change is before it: {since}")
+since = history_json(H, store, "changes", "--since", "c11")
+check(since == [], f"changes --since c11: the c10 change is before it: {since}")
 
 # ---- Idempotent: adding the same files again writes nothing.
 before = store.counts()
@@ -61,23 +61,23 @@ check(store.counts() == before, f"re-add changed the store: {before} -> {store.c
 
 # ---- Flat, noisier (3 % per value): no change point.
 flat = Store(args, tmp, "flat")
-for k, f in enumerate(write_series(tmp, "flat", records, 24, lambda k, i: 1.0, noise=0.03, seed=7)):
+for k, f in enumerate(write_series(tmp, "flat", records, 16, lambda k, i: 1.0, noise=0.03, seed=7)):
     add(H, flat, f, f"f{k:02d}", k)
 flat_changes = history_json(H, flat, "changes")
 check(flat_changes == [], f"flat: no change point expected: {flat_changes}")
-run(H, ["check", "--db", flat.url, "--commit", "f23"], check_exit=0)
+run(H, ["check", "--db", flat.url, "--commit", "f15"], check_exit=0)
 
-# ---- A new compiler at e08, with a 12 % step at the same time: a segment, not a regression.
+# ---- A new compiler at e06, with a 12 % step at the same time: a segment, not a regression.
 env = Store(args, tmp, "env")
-for k, f in enumerate(write_series(tmp, "env", records, 16, lambda k, i: 1.12 if k >= 8 else 1.0,
-                                   compiler_at=lambda k: "g++ 13.1 (synthetic)" if k >= 8 else None)):
+for k, f in enumerate(write_series(tmp, "env", records, 12, lambda k, i: 1.12 if k >= 6 else 1.0,
+                                   compiler_at=lambda k: "g++ 13.1 (synthetic)" if k >= 6 else None)):
     add(H, env, f, f"e{k:02d}", k)
 env_changes = history_json(H, env, "changes")
 check(env_changes == [], f"environment change: no change point expected: {env_changes}")
-run(H, ["check", "--db", env.url, "--commit", "e08"], check_exit=0)
+run(H, ["check", "--db", env.url, "--commit", "e06"], check_exit=0)
 series = history_json(H, env, "series")
 check(len(series) == 4, f"environment change: 2 benchmarks x 2 segments expected: {[(s['benchmark'], s['runs']) for s in series]}")
-check(all(s["runs"] == 8 for s in series), f"each segment has 8 runs: {[s['runs'] for s in series]}")
+check(all(s["runs"] == 6 for s in series), f"each segment has 6 runs: {[s['runs'] for s in series]}")
 seg_text = run(H, ["series", "--db", env.url], check_exit=0).stdout
 check("new segment: compiler:" in seg_text and "g++ 13.1 (synthetic)" in seg_text, f"series text: {seg_text}")
 
@@ -105,6 +105,26 @@ check('"compiler"' in envs and '"cpuModel"' in envs and '"kernel"' in envs, f"en
 flags = store.sql("SELECT disturbed FROM results LIMIT 1")
 check(flags.startswith("[[") and ("false" in flags or "true" in flags), f"disturbance flags kept: {flags[:80]}")
 
+# ---- --commit and --branch default to the git repository add runs in.
+repo = os.path.join(tmp, "repo")
+os.makedirs(repo)
+git_env = dict(os.environ, GIT_CEILING_DIRECTORIES=tmp, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+for cmd in (["init", "-q", "-b", "topic"], ["commit", "-q", "--allow-empty", "-m", "x"]):
+    subprocess.run(["git", *cmd], cwd=repo, env=git_env, check=True, timeout=guard(60))
+head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, env=git_env, capture_output=True, text=True).stdout.strip()
+gitstore = Store(args, tmp, "git")
+proc = subprocess.run([H, "add", "--db", gitstore.url, files[0]], cwd=repo, env=git_env, capture_output=True, text=True,
+                      timeout=guard(60))
+check(proc.returncode == 0 and head in proc.stdout, f"add in a repository: --commit is HEAD ({head}): {proc.stdout!r} {proc.stderr!r}")
+check(gitstore.sql("SELECT commit_sha || ' ' || branch FROM runs") == head + " topic", "commit and branch from git")
+outside = os.path.join(tmp, "outside")
+os.makedirs(outside)
+proc = subprocess.run([H, "add", "--db", gitstore.url, files[1]], cwd=outside, env=git_env, capture_output=True,
+                      text=True, timeout=guard(60))
+check(proc.returncode == 2 and "--commit" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1,
+      f"add outside a repository without --commit: {proc.returncode} {proc.stderr!r}")
+
 # ---- Bad input: one line, exit 2, the store unchanged.
 truncated = os.path.join(tmp, "truncated.json")
 open(truncated, "w").write(open(files[0]).read()[:500])
@@ -120,7 +140,7 @@ for bad in ([truncated], [foreign], [good, truncated]):
 check(store.counts() == before, f"a bad file changed the store: {before} -> {store.counts()}")
 store.sql("UPDATE cmh_history_schema SET version = 99")
 before = store.counts()
-for command in (["add", "--commit", "new", files[6]], ["changes"], ["check", "--commit", "c12"], ["report", "-o",
+for command in (["add", "--commit", "new", files[6]], ["changes"], ["check", "--commit", "c10"], ["report", "-o",
                 os.path.join(tmp, "t.html")]):
     proc = run(H, [command[0], "--db", store.url] + command[1:], check_exit=2)
     lines = proc.stderr.strip().splitlines()
