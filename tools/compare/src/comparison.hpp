@@ -3,7 +3,7 @@
 // benchmark) and comparing every metric present on both sides.
 #pragma once
 
-#include "results.hpp"
+#include "model.hpp"
 #include "significance.hpp"
 
 #include <map>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The result-file model (tools/results) under the names cmh-compare's code uses.
+// The result-file model (tools/results) under the names cmh-compare's code uses; its
+// old home was this file, so compare's sources include "model.hpp" as before.
 #pragma once
 
 #include <cmh/results/model.hpp>
