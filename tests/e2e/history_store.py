@@ -125,6 +125,14 @@ proc = subprocess.run([H, "add", "--db", gitstore.url, files[1]], cwd=outside, e
 check(proc.returncode == 2 and "--commit" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1,
       f"add outside a repository without --commit: {proc.returncode} {proc.stderr!r}")
 
+# ---- Usage: -h, and bad command lines (one line, exit 2).
+usage = run(H, ["--help"], check_exit=0).stdout
+check(all(w in usage for w in ("add", "changes", "check", "report", "export", "--db", "--min-effect")), "-h text")
+for bad in (["frobnicate"], ["add"], ["check"], ["changes", "--bogus"], ["add", "--time", "yesterday", files[0]],
+            ["export", "--format", "csv"], ["changes", "--min-effect", "x%"]):
+    proc = run(H, bad, check_exit=2)
+    check(len(proc.stderr.strip().splitlines()) == 1, f"cmh-history {' '.join(bad)}: one line: {proc.stderr!r}")
+
 # ---- Bad input: one line, exit 2, the store unchanged.
 truncated = os.path.join(tmp, "truncated.json")
 open(truncated, "w").write(open(files[0]).read()[:500])
