@@ -1,4 +1,4 @@
-# cmh-compare (compare/): unit tests of its statistics and readers against values
+# cmh-compare (tools/compare/): unit tests of its statistics and readers against values
 # computed with SciPy, and end-to-end tests on real runs of cmh-compare-bench, on
 # Java JMH fixtures in both metric spellings, and on bad files.
 add_executable(cmh-compare-unit-tests ${CMAKE_CURRENT_SOURCE_DIR}/compare/main.cpp

@@ -24,6 +24,15 @@ struct CommandLineError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// -shard I/N: run part I (0 <= I < N) of the planned runs split N ways.
+struct Shard {
+  int index = 0;
+  int total = 1;
+};
+
+/// "I/N" with 0 <= I < N; throws CommandLineError naming `where` (the option or variable).
+Shard parse_shard(std::string_view text, std::string_view where);
+
 struct CommandLine {
   std::vector<std::string> includes;  ///< regexes; empty = everything
   std::vector<std::string> excludes;  ///< -e
@@ -39,6 +48,7 @@ struct CommandLine {
   bool quick = false;        ///< -quick: one fork, short iterations (unless set explicitly)
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
+  std::optional<Shard> shard;       ///< -shard I/N (CMH_SHARD_INDEX/CMH_TOTAL_SHARDS are read by the host)
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

@@ -171,6 +171,12 @@ const FlagSpec kFlags[] = {
      "File the results are written to, in the format of -rf, after every benchmark. (default: "
      "cmh-result.<result-format>)",
      [](ParseState& s, std::string_view v) { s.command_line.result_file = non_empty(v, "a file name"); }},
+    {"shard", "", "I/N", false,
+     "Run part I of the selected benchmark runs split N ways (0 <= I < N), for a suite spread over "
+     "machines: each run (benchmark x mode x parameter point) goes to one part, balanced by its "
+     "expected time; the parts' union is the whole. Also CMH_SHARD_INDEX and CMH_TOTAL_SHARDS. "
+     "(default: 0/1, everything)",
+     [](ParseState& s, std::string_view v) { s.command_line.shard = parse_shard(v, "-shard"); }},
     {"si", "", "bool", false,
      "Synchronize iterations: every thread starts measuring only when all have started and keeps "
      "running until all have stopped, which lowers the noise of multithreaded benchmarks. Always off "

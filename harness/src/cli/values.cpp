@@ -209,4 +209,17 @@ std::vector<std::string> split_list(std::string_view text, char separator) {
   }
 }
 
+Shard parse_shard(std::string_view text, std::string_view where) {
+  const auto slash = text.find('/');
+  const auto number = [&](std::string_view part, int& out) {
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return !part.empty() && ec == std::errc() && end == part.data() + part.size();
+  };
+  Shard s;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), s.index) ||
+      !number(text.substr(slash + 1), s.total) || s.total < 1 || s.index < 0 || s.index >= s.total)
+    throw CommandLineError(fmt::format("{} \"{}\": expected I/N with 0 <= I < N, such as 0/4", where, text));
+  return s;
+}
+
 }  // namespace cmh::cli

@@ -31,6 +31,7 @@
 #include "host/report_stream.hpp"
 #include "host/run_lock.hpp"
 #include "host/run_loop.hpp"
+#include "host/sharding.hpp"
 #include "host/signals.hpp"
 #include "model/run_context.hpp"
 #include "profiling/profiler_factory.hpp"
@@ -120,11 +121,13 @@ int run_host(int argc, char** argv) {
   host::ignore_sigpipe();
   cli::CommandLine cl;
   std::vector<host::PlannedRun> plans;
+  std::optional<cli::Shard> shard;
   try {
     cl = cli::parse_command_line(argc, argv);
     if (auto status = handle_informational(cl)) return *status;
     profiling::validate_profiler_specs(cl.profilers);
     plans = host::plan_runs(cl, registered_benchmarks());
+    shard = host::requested_shard(cl);
   } catch (const cli::CommandLineError& e) {
     return command_line_error(e.what());
   } catch (const ProfilerError& e) {
@@ -138,6 +141,12 @@ int run_host(int argc, char** argv) {
       std::fputs("Use EXTRA verbose mode to debug the pattern matching.\n", stderr);
     }
     return 1;
+  }
+  if (shard) {
+    const std::size_t all = plans.size();
+    plans = host::shard_runs(plans, *shard);
+    std::fprintf(stderr, "Shard %d/%d: %zu of %zu benchmark runs.\n", shard->index, shard->total, plans.size(), all);
+    if (plans.empty()) return 0;  // more parts than runs: this one has nothing to do
   }
 
   host::RunSetup setup;

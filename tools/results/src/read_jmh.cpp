@@ -6,7 +6,7 @@
 
 #include <limits>
 
-namespace cmh::compare {
+namespace cmh::results {
 namespace {
 
 std::vector<std::vector<double>> raw_scores(const Json& metric, const JsonReader& in, const std::string& where) {
@@ -77,6 +77,8 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
       for (const auto& [label, m] : s->items())
         rec.secondaries.push_back(read_metric(m, label, false, in, where + ".secondaryMetrics." + label));
     }
+    read_jmh_environment(r, rec);
+    read_disturbance_flags(r, rec);
     if (const auto c = r.find("cmh"); c != r.end() && c->is_object()) {
       any_cmh = true;
       if (const auto f = c->find("failed"); f != c->end() && f->is_boolean()) rec.failed = f->get<bool>();
@@ -90,4 +92,4 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
   out.format = any_cmh ? "cmh json" : "jmh json";
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

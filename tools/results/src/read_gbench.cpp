@@ -9,7 +9,7 @@
 #include <limits>
 #include <set>
 
-namespace cmh::compare {
+namespace cmh::results {
 namespace {
 
 const std::set<std::string>& reserved_keys() {
@@ -160,6 +160,7 @@ void read_gbench_rows(const Json& doc, const JsonReader& in, ResultFile& out) {
     if (c->contains("cmh_version")) from_cmh = true;
   }
   out.format = from_cmh ? "gbench json (cmh)" : "gbench json";
+  read_gbench_context(doc, out);
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

@@ -19,6 +19,11 @@ int main(int argc, char** argv) {
     }
     std::vector<ResultFile> files;
     for (const auto& f : cl.files) files.push_back(read_result_file(f));
+    for (const auto* side : {&cl.base_side, &cl.new_side}) {  // --base F... --new F...: one run per side
+      std::vector<ResultFile> parts;
+      for (const auto& f : *side) parts.push_back(read_result_file(f));
+      if (!parts.empty()) files.push_back(merge_result_files(parts));
+    }
     std::vector<Comparison> pairs;
     if (!cl.baseline.empty()) {
       pairs.push_back(compare_within(files[0], cl.baseline, cl.options));

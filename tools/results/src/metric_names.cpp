@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // One metric, several spellings: how labels from cmh, JMH and Google Benchmark files
 // are folded into one matching key, and what kind of metric each one is.
-#include "model.hpp"
+#include <cmh/results/model.hpp>
 
-namespace cmh::compare {
+namespace cmh::results {
 namespace {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
@@ -36,4 +36,4 @@ bool is_higher_better(const std::string& key, const std::string& unit, bool prim
   return key == "IPC" || ends_with(key, "_per_second") || key == "items_per_second";
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

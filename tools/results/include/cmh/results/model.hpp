@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What cmh-compare reads out of a result file, whatever its format: one record per
-// benchmark x mode x parameter point, each with its primary metric and secondaries,
-// and for every metric the raw values the statistics run on.
+// What the tools (cmh-compare, cmh-history) read out of a result file, whatever its
+// format: one record per benchmark x mode x parameter point, each with its primary
+// metric and secondaries, and for every metric the raw values the statistics run on.
 #pragma once
 
 #include <map>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace cmh::compare {
+namespace cmh::results {
 
-/// Bad input: the message is the one line cmh-compare prints before exiting 2.
+/// Bad input: the message is the one line the tool prints before its bad-input exit.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -49,6 +49,13 @@ struct Record {
   Metric primary;
   std::vector<Metric> secondaries;
   bool failed = false;
+  /// What the record ran on, in one vocabulary whatever the format (see environment.cpp):
+  /// compiler, compilerFlags, buildType, cpuModel, cpuCount, kernel, numaMode,
+  /// allocatorOptions, governor, host, runtime, runtimeArgs, toolVersion; absent when unknown.
+  std::map<std::string, std::string> environment;
+  /// cmh's disturbance flags, [fork][iteration] in the primary's raw order; empty when
+  /// the file carries none (JMH, Google Benchmark).
+  std::vector<std::vector<bool>> disturbed;
 };
 
 struct ResultFile {
@@ -56,12 +63,16 @@ struct ResultFile {
   std::string format;  ///< "cmh json", "jmh json", "gbench json (cmh)", "gbench json"
   std::vector<Record> records;
   std::vector<std::string> warnings;  ///< environment warnings carried by the file
+  std::string date;                   ///< when the run was made, if the file says (Google Benchmark)
 };
 
 /// Reads and validates one result file; throws InputError naming the file and the problem.
 ResultFile read_result_file(const std::string& path);
 /// The same from text already in memory (tests); `path` only names it in messages.
 ResultFile parse_result_text(const std::string& text, const std::string& path);
+/// Several files as one (the shards of a suite, or repeated runs): a benchmark point in
+/// more than one file pools their forks; its score becomes the mean of all values.
+ResultFile merge_result_files(const std::vector<ResultFile>& files);
 
 /// Folds the spellings of one metric across formats and versions: JMH <= 1.36's
 /// U+00B7 ("·gc.alloc.rate.norm", "method·p0.99"), JMH's gc.alloc.* vs cmh's
@@ -72,4 +83,4 @@ bool is_exact_metric(const std::string& key, const std::string& unit);
 /// True when a bigger value is better (throughput, rates of work done, IPC).
 bool is_higher_better(const std::string& key, const std::string& unit, bool primary);
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

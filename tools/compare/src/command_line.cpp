@@ -8,6 +8,7 @@ namespace cmh::compare {
 
 const char* const kUsage =
     R"(Usage: cmh-compare [options] BASE NEW [NEW...]
+       cmh-compare [options] --base FILE... --new FILE...
        cmh-compare [options] --baseline NAME[:key=value,...] FILE
 
 Compares benchmark result files: cmh's JSON (-rf json), Java JMH's JSON (1.21 on,
@@ -27,6 +28,10 @@ Options:
   --alpha A                 significance level, and 1-A for the intervals (default 0.05)
   --test welch|u|both       which test decides "significant" (default welch)
   --ignore-param KEY        leave parameter KEY out of the matching (repeatable)
+  --base FILE... --new FILE...
+                            several files per side (the parts of a run split with
+                            -shard, or repeated runs): each side is read as one run,
+                            a benchmark in several of its files pools their forks
   --baseline SELECTOR       one file: compare every benchmark with benchmark NAME
                             (NAME:key=value compares the other values of key)
   --format text|markdown|json   output format (default text)
@@ -50,6 +55,7 @@ double parse_percent(const std::string& text, const std::string& option) {
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine cl;
+  std::vector<std::string>* side = nullptr;  // after --base or --new: the files go there
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const auto value = [&]() -> const std::string& {
@@ -97,13 +103,21 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.html = value();
     } else if (a == "-o" || a == "--output") {
       cl.output = value();
+    } else if (a == "--base" || a == "--new") {
+      side = a == "--base" ? &cl.base_side : &cl.new_side;
     } else if (a.size() > 1 && a[0] == '-') {
       throw InputError(a + ": unknown option (see cmh-compare --help)");
     } else {
-      cl.files.push_back(a);
+      (side ? *side : cl.files).push_back(a);
     }
   }
   if (cl.help) return cl;
+  if (side != nullptr) {
+    if (cl.base_side.empty() || cl.new_side.empty())
+      throw InputError("--base and --new each need one or more result files");
+    if (!cl.baseline.empty()) throw InputError("--baseline takes one file, not --base and --new");
+    return cl;
+  }
   if (!cl.baseline.empty() && cl.files.size() != 1)
     throw InputError("--baseline takes exactly one result file");
   if (cl.baseline.empty() && cl.files.size() < 2)

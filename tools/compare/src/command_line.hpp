@@ -13,6 +13,7 @@ namespace cmh::compare {
 
 struct CommandLine {
   std::vector<std::string> files;
+  std::vector<std::string> base_side, new_side;  ///< --base F... --new F...: several files per side
   std::string baseline;  ///< --baseline SELECTOR (one file)
   CompareOptions options;
   OutputFormat format = OutputFormat::text;

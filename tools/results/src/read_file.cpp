@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace cmh::compare {
+namespace cmh::results {
 
 ResultFile parse_result_text(const std::string& text, const std::string& path) {
   JsonReader in(path);
@@ -51,4 +51,4 @@ ResultFile read_result_file(const std::string& path) {
   return parse_result_text(text.str(), path);
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

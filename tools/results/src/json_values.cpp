@@ -3,7 +3,7 @@
 
 #include <limits>
 
-namespace cmh::compare {
+namespace cmh::results {
 
 void JsonReader::fail(const std::string& where, const std::string& what) const {
   throw InputError(path_ + ": " + (where.empty() ? "" : where + ": ") + what);
@@ -34,4 +34,4 @@ double JsonReader::number(const Json& value, const std::string& where) const {
   fail(where, "expected a number, got " + value.dump());
 }
 
-}  // namespace cmh::compare
+}  // namespace cmh::results

@@ -3,13 +3,13 @@
 // InputError naming the file and the JSON path, instead of a nlohmann exception.
 #pragma once
 
-#include "model.hpp"
+#include <cmh/results/model.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-namespace cmh::compare {
+namespace cmh::results {
 
 using Json = nlohmann::json;
 
@@ -27,4 +27,4 @@ class JsonReader {
   std::string path_;
 };
 
-}  // namespace cmh::compare
+}  // namespace cmh::results
