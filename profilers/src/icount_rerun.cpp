@@ -121,6 +121,15 @@ class CallgrindWrapper final : public ExternalProfiler {
     for (const auto& [name, value] : settings.environment) env[name] = value;
     if (!settings.allocator_flags.empty()) env["CMH_ALLOC"] = forking::allocator_env_value(settings);
     if (!settings.preload.empty()) env["LD_PRELOAD"] = forking::preload_env_value(settings, nullptr);
+    // The bundled allocator's purge thread runs on a timer: under Callgrind its memory
+    // traffic reached the shared simulated caches at different moments from run to run
+    // (the misses, not the instructions, then differed). The fork under Callgrind runs
+    // without it unless the fork arguments or CMH_ALLOC say otherwise.
+    if (settings.allocator.empty() || settings.allocator == "cmh") {
+      std::string& alloc = env["CMH_ALLOC"];
+      if (alloc.find("BackgroundPurge") == std::string::npos)
+        alloc += (alloc.empty() ? "" : " ") + std::string("-XX:-BackgroundPurge");
+    }
     env[kIcountOutEnv] = out_file_;
     return env;
   }

@@ -8,7 +8,8 @@
 //   setarch -R env -i <fixed environment> valgrind --tool=callgrind --instr-atstart=no ...
 // so that it runs without address-space randomisation and with the same environment
 // every time: PATH=/usr/local/bin:/usr/bin:/bin, LC_ALL=C, the host's CMH_* variables,
-// and what the fork arguments set (-D<NAME>=, CMH_ALLOC, LD_PRELOAD). Its plan differs in
+// and what the fork arguments set (-D<NAME>=, CMH_ALLOC, LD_PRELOAD), with the bundled
+// allocator's timed purge thread off (-XX:-BackgroundPurge, unless asked for). Its plan differs in
 // the iterations only: at most one warmup and two measurement iterations of `calls`
 // calls each, no -prec, no -subwin, and a timeout of at least ten minutes.
 #pragma once
