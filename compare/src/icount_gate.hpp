@@ -32,7 +32,8 @@ struct IcountGates {
   std::map<std::string, IcountLimit> limits;                       ///< by key
 };
 
-/// True for the counted metrics -prof icount reports (icount.*.norm, its overhead excepted).
+/// True for the counted metrics -prof icount reports (icount.*.norm; its overhead is
+/// compared too, but gated only by --threshold icount.overhead.norm=P%).
 bool is_icount_metric(const std::string& key);
 
 /// "ir" -> "icount.ir.norm"; a full key is kept. Throws InputError for anything else.
