@@ -138,7 +138,8 @@ std::string render_html(const std::vector<Comparison>& pairs, const CompareOptio
         h += fmt::format(
             "<tr class=\"metric{}\"><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "<td class=\"l\">{}</td><td class=\"l\">{}<br>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td></tr>\n",
-            m.difference ? " counted" : "", esc(m.label), score(m.base_score, m.base_error), score(m.new_score, m.new_error), esc(m.unit),
+            m.difference ? " counted" : "", esc(m.label), score(m.base_score, m.base_error),
+            score(m.new_score, m.new_error), esc(m.unit),
             num(m.ratio_point), ratio_svg(m), samples_svg(m),
             m.difference ? esc(fmt::format("{}, difference {:+.4g}", m.samples, *m.difference))
             : m.exact    ? "exact"

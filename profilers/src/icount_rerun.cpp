@@ -288,9 +288,12 @@ std::vector<ScalarResult> count_under_callgrind(const BenchmarkParams& plan, con
   std::string run = fmt::format("{} calls x {} iteration{} per thread, after {} warmup iteration{}",
                                 settings.calls, fork.measurement.size(), fork.measurement.size() == 1 ? "" : "s",
                                 counted.warmup.count, counted.warmup.count == 1 ? "" : "s");
+  std::string capped;
   if (plan.measurement.count > counted.measurement.count)
-    run += fmt::format(" (counts are deterministic: -i {} ignored beyond {})", plan.measurement.count,
-                       counted.measurement.count);
+    capped = fmt::format("-i {} ignored beyond {}", plan.measurement.count, counted.measurement.count);
+  if (plan.warmup.count > counted.warmup.count)
+    capped += fmt::format("{}-wi {} beyond {}", capped.empty() ? "" : ", ", plan.warmup.count, counted.warmup.count);
+  if (!capped.empty()) run += " (counts are deterministic: " + capped + ")";
   run += fmt::format("; empty-loop overhead subtracted: {} Ir, {} cycles per op",
                      format_count(mean("icount.overhead.norm")), format_count(mean("icount.overhead.cycles.norm")));
   const auto& ir = values["icount.ir.norm"];

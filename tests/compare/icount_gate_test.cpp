@@ -16,17 +16,18 @@ namespace {
 const std::string kModel = "Valgrind 3.19.0 Callgrind; I1 32768,8,64, D1 32768,8,64, LL 8388608,16,64; "
                            "cycles = L1 hits + 5 LL hits + 35 RAM hits";
 
+std::string counted(const std::string& label, double value) {
+  const std::string v = std::to_string(value);
+  return "\"" + label + R"(":{"score":)" + v + R"(,"scoreError":"NaN","scoreUnit":"#/op","rawData":[[)" + v + "]]}";
+}
+
 std::string record(double ir, double l1miss, const std::string& model = kModel, double score = 10) {
   const std::string note = model + " | 100 calls x 2 iterations per thread";
   return R"({"jmhVersion":"0.1","benchmark":"a.B.c","mode":"avgt","threads":1,"forks":1,"params":{},
     "primaryMetric":{"score":)" + std::to_string(score) + R"(,"scoreError":"NaN","scoreUnit":"ns/op","rawData":[[)" +
          std::to_string(score) + R"(]]},
-    "secondaryMetrics":{
-      "icount.ir.norm":{"score":)" + std::to_string(ir) + R"(,"scoreError":"NaN","scoreUnit":"#/op","rawData":[[)" +
-         std::to_string(ir) + R"(]]},
-      "icount.l1miss.norm":{"score":)" + std::to_string(l1miss) + R"(,"scoreError":"NaN","scoreUnit":"#/op","rawData":[[)" +
-         std::to_string(l1miss) + R"(]]},
-      "icount.overhead.norm":{"score":4,"scoreError":"NaN","scoreUnit":"#/op","rawData":[[4]]}},
+    "secondaryMetrics":{)" + counted("icount.ir.norm", ir) + "," + counted("icount.l1miss.norm", l1miss) + "," +
+         counted("icount.overhead.norm", 4) + R"(},
     "cmh":{"notes":{"icount.ir.norm":")" + note + R"(","icount.l1miss.norm":")" + note + R"("}}})";
 }
 

@@ -46,7 +46,8 @@ namespace {
 
 [[gnu::noinline]] void avx512_under_valgrind() {
 #if defined(__x86_64__)
-  if (RUNNING_ON_VALGRIND) asm volatile(".byte 0x62, 0xf1, 0x7d, 0x48, 0xfe, 0xc0" ::: "xmm0");  // vpaddd zmm0, zmm0, zmm0
+  // vpaddd zmm0, zmm0, zmm0
+  if (RUNNING_ON_VALGRIND) asm volatile(".byte 0x62, 0xf1, 0x7d, 0x48, 0xfe, 0xc0" ::: "xmm0");
 #endif
 }
 
