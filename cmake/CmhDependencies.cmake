@@ -14,3 +14,15 @@ endif()
 if(CMH_BUILD_BENCH)
   find_package(benchmark REQUIRED)
 endif()
+# Optional: valgrind/callgrind.h (Debian: valgrind), the client requests -prof icount
+# toggles Callgrind's collection with. Header-only macros, nothing to link; without it
+# the profiler says it is not supported here. cmh_callgrind carries the define.
+find_path(CMH_CALLGRIND_INCLUDE_DIR valgrind/callgrind.h)
+add_library(cmh_callgrind INTERFACE)
+if(CMH_CALLGRIND_INCLUDE_DIR)
+  target_include_directories(cmh_callgrind INTERFACE ${CMH_CALLGRIND_INCLUDE_DIR})
+  target_compile_definitions(cmh_callgrind INTERFACE CMH_HAVE_CALLGRIND_H=1)
+else()
+  message(STATUS "valgrind/callgrind.h not found: -prof icount will report it is not supported "
+                 "(Debian: apt-get install valgrind)")
+endif()

@@ -25,6 +25,8 @@ struct PerfEventSpec {
   std::uint64_t config;
   bool hardware;     ///< needs a PMU (a VM without a virtual PMU has none)
   const char* unit;  ///< per op: "#/op", or "ns/op" for task-clock
+  /// Counts user space only (perf's ":u" modifier): instructions:u is what Callgrind counts.
+  bool user_only{};
 };
 
 /// Every event perf/perfnorm know, in report order.

@@ -205,10 +205,13 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
   if (run.failed()) j["failure"] = failure_json(run);
   // Profiler notes (text beside a number, e.g. why NUMA mode is off): the last one per label.
   Json notes = Json::object();
-  for (const auto& fork : run.forks)
+  for (const auto& fork : run.forks) {
     for (const auto& it : fork.measurement)
       for (const auto& s : it.secondaries)
         if (!s.note.empty()) notes[s.label] = s.note;
+    for (const auto& s : fork.trial_secondaries)  // a wrapping profiler's (icount's model)
+      if (!s.note.empty()) notes[s.label] = s.note;
+  }
   if (!notes.empty()) j["notes"] = notes;
   j["scoreMeaning"] = stats::score_meaning(run.params);
   if (run.precision) {  // -prec: what it reached and what stopped it

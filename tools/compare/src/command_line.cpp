@@ -17,7 +17,9 @@ Benchmarks are matched by name, mode and parameters. For the score and every sec
 metric present on both sides it prints both scores, the ratio new/base with a Fieller
 confidence interval, Welch's t and Mann-Whitney U p-values, and a verdict. The samples
 are the forks when both sides have several, else the iterations (Google Benchmark: the
-repetitions). Exact counts per op (B/op, allocs/op) are compared without a test.
+repetitions). Exact counts per op (B/op, allocs/op) are compared without a test, and
+so are counts under Callgrind (icount.*), by their difference, when both runs used
+the same counting model.
 
 Options:
   --threshold P[%]          allowed worsening of the score and of the exact metrics
@@ -25,6 +27,13 @@ Options:
   --threshold METRIC=P[%]   the same for one metric (score, alloc.rate.norm, cpu_time,
                             rusage.utime.norm, ...); METRIC=off: never fails the run.
                             Other secondary metrics are reported but fail nothing.
+  --icount-threshold P[%]   counted metrics (cmh -prof icount: icount.ir.norm and
+                            icount.cycles.norm): allowed relative growth, no test, since
+                            the same code counts the same (default: --threshold's)
+  --icount-threshold METRIC=P[%]|off   the same for one counted metric (ir, cycles,
+                            l1miss, llmiss, branchmiss); the miss counts gate only so
+  --icount-limit METRIC=N   fail when the new count per op exceeds N (hard limit)
+  --icount-limit METRIC=+N  fail when the count per op grew by more than N
   --alpha A                 significance level, and 1-A for the intervals (default 0.05)
   --test welch|u|both       which test decides "significant" (default welch)
   --ignore-param KEY        leave parameter KEY out of the matching (repeatable)
@@ -76,6 +85,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         cl.options.metric_thresholds[key] =
             limit == "off" ? std::nullopt : std::optional<double>(parse_percent(limit, a + " " + metric + "="));
       }
+    } else if (a == "--icount-threshold") {
+      parse_icount_threshold(value(), cl.options.icount);
+    } else if (a == "--icount-limit") {
+      parse_icount_limit(value(), cl.options.icount);
     } else if (a == "--alpha") {
       const std::string& v = value();
       char* end = nullptr;

@@ -150,6 +150,9 @@ BenchmarkComparison compare_records(const Record& base, const Record& contender,
     if (!f && s.unit != it->unit) continue;  // same name, incomparable units: not the same metric
     bc.metrics.push_back(compare_metric(*it, scaled(s, f.value_or(1.0)), o, false));
   }
+  // Counted metrics right after the score they stand beside.
+  std::stable_partition(bc.metrics.begin() + 1, bc.metrics.end(),
+                        [](const MetricComparison& m) { return is_icount_metric(m.key); });
   return bc;
 }
 
@@ -181,6 +184,10 @@ MetricComparison compare_metric(const Metric& base, const Metric& contender, con
   mc.ratio_point = base.score != 0 ? contender.score / base.score
                    : contender.score == 0 ? 1.0
                                           : std::copysign(INFINITY, contender.score);
+  if (!primary && is_icount_metric(mc.key)) {
+    gate_counted(base, contender, o, mc);
+    return mc;
+  }
   // How much worse, as a fraction: positive = worse.
   const double worsening = mc.higher_is_better ? 1.0 - mc.ratio_point : mc.ratio_point - 1.0;
 

@@ -3,6 +3,7 @@
 // benchmark) and comparing every metric present on both sides.
 #pragma once
 
+#include "icount_gate.hpp"
 #include "model.hpp"
 #include "significance.hpp"
 
@@ -24,6 +25,7 @@ struct CompareOptions {
   double threshold = 0.0;
   std::map<std::string, std::optional<double>> metric_thresholds;  ///< by metric key
   std::set<std::string> ignore_params;
+  IcountGates icount;  ///< counted metrics (-prof icount), compared by their difference
 };
 
 struct MetricComparison {
@@ -44,6 +46,8 @@ struct MetricComparison {
   std::optional<double> threshold;  ///< the gate that applies, if any
   bool regression = false;   ///< worse past the gate
   std::string note;          ///< e.g. the unit conversion made
+  std::optional<double> difference;  ///< new - base, for counted metrics (icount_gate.hpp)
+  std::string gate_text;     ///< what the regression passed when not a plain threshold ("> 1500")
   std::vector<double> base_samples, new_samples;  ///< what the tests ran on (for charts)
 };
 

@@ -97,7 +97,7 @@ svg text{font-size:9px;fill:#555}.axis{stroke:#999}.one{stroke:#333;stroke-width
 .gate{stroke:#c00;stroke-dasharray:3 2}.ci{opacity:.45}.dot{stroke:#000;stroke-width:.5}
 .better{fill:#2a7}.same{fill:#68a}.worse{fill:#e90}.regression{fill:#d22}
 .pt.base{fill:#888}.pt.new{fill:#36c}td.regression{color:#d22;font-weight:bold}td.worse{color:#b60}
-td.better{color:#175}.warn{color:#a50}
+td.better{color:#175}.warn{color:#a50}tr.counted{background:#f3f6fa}
 )";
 
 }  // namespace
@@ -114,7 +114,8 @@ std::string render_html(const std::vector<Comparison>& pairs, const CompareOptio
                    regression ? "Regression past a threshold" : "No regression past a threshold", o.alpha,
                    (1 - o.alpha) * 100);
   h += "<p class=\"legend\"><span>ratio chart: bar = interval, dot = new/base, black line = no change, "
-       "red dashes = the gate</span><span>samples: grey = base, blue = new</span></p>\n";
+       "red dashes = the gate</span><span>samples: grey = base, blue = new</span><span>shaded rows, below "
+       "the score: counts per op under Callgrind (-prof icount), compared by their difference</span></p>\n";
   for (const auto& c : pairs) {
     h += fmt::format("<h2>{} &rarr; {}</h2>\n<p>{} &rarr; {}</p>\n", esc(c.base_path), esc(c.new_path),
                      esc(c.base_format), esc(c.new_format));
@@ -135,14 +136,19 @@ std::string render_html(const std::vector<Comparison>& pairs, const CompareOptio
           return std::isfinite(e) ? num(v) + " &plusmn; " + num(e) : num(v);
         };
         h += fmt::format(
-            "<tr class=\"metric\"><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<tr class=\"metric{}\"><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "<td class=\"l\">{}</td><td class=\"l\">{}<br>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td></tr>\n",
-            esc(m.label), score(m.base_score, m.base_error), score(m.new_score, m.new_error), esc(m.unit),
+            m.difference ? " counted" : "", esc(m.label), score(m.base_score, m.base_error),
+            score(m.new_score, m.new_error), esc(m.unit),
             num(m.ratio_point), ratio_svg(m), samples_svg(m),
-            m.exact ? "exact" : esc(fmt::format("{} {}/{}", m.samples, m.base_n, m.new_n)),
+            m.difference ? esc(fmt::format("{}, difference {:+.4g}", m.samples, *m.difference))
+            : m.exact    ? "exact"
+                         : esc(fmt::format("{} {}/{}", m.samples, m.base_n, m.new_n)),
             m.welch ? fmt::format("{:.3g}", m.welch->p) : "", m.mwu ? fmt::format("{:.3g} ({})", m.mwu->p, m.mwu->method) : "",
             verdict_class(m),
-            esc(m.verdict + (m.regression ? fmt::format(", regression (> {:g}%)", *m.threshold * 100) : "")));
+            esc(m.verdict + (!m.regression         ? std::string()
+                             : m.gate_text.empty() ? fmt::format(", regression (> {:g}%)", *m.threshold * 100)
+                                                   : ", regression (" + m.gate_text + ")")));
       }
       h += "</table>";
       if (!b.params.empty()) h += "<p>parameters: " + esc(params_text(b.params)) + "</p>";

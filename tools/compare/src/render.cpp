@@ -21,9 +21,12 @@ std::string score_text(double score, double error) {
   return std::isnan(error) ? num(score) : num(score) + " ± " + num(error);
 }
 
+std::string num_signed(double v) { return std::isfinite(v) ? fmt::format("{:+.4g}", v) : num(v); }
+
 std::string ratio_text(const MetricComparison& m) { return num(m.ratio_point); }
 
 std::string interval_text(const MetricComparison& m, double level) {
+  if (m.difference) return "diff " + num_signed(*m.difference);
   if (m.exact) return "exact";
   if (!m.ratio) return "";
   if (!m.ratio->bounded) return "unbounded";
@@ -37,11 +40,14 @@ std::string u_text(const MetricComparison& m) {
 
 std::string verdict_text(const MetricComparison& m) {
   std::string v = m.verdict;
-  if (m.regression) v += fmt::format(", REGRESSION (> {:g}%)", *m.threshold * 100);
+  if (m.regression)
+    v += m.gate_text.empty() ? fmt::format(", REGRESSION (> {:g}%)", *m.threshold * 100)
+                             : ", REGRESSION (" + m.gate_text + ")";
   return v;
 }
 
 std::string samples_text(const MetricComparison& m) {
+  if (m.difference) return m.samples;  // "counted"
   if (m.exact) return "exact";
   return fmt::format("{} {}/{}", m.samples, m.base_n, m.new_n);
 }
@@ -190,6 +196,8 @@ nlohmann::ordered_json json_of(const MetricComparison& m) {
   j["verdict"] = m.verdict;
   j["threshold"] = m.threshold ? nlohmann::ordered_json(*m.threshold) : nlohmann::ordered_json(nullptr);
   j["regression"] = m.regression;
+  if (m.difference) j["difference"] = number_or_null(*m.difference);
+  if (!m.gate_text.empty()) j["gate"] = m.gate_text;
   if (!m.note.empty()) j["note"] = m.note;
   return j;
 }

@@ -4,6 +4,8 @@
 // is [fork][iteration][(value, count)] and each iteration's mean is its raw value.
 #include "readers.hpp"
 
+#include "icount_gate.hpp"
+
 #include <limits>
 
 namespace cmh::results {
@@ -56,6 +58,18 @@ Metric read_metric(const Json& m, const std::string& label, bool primary, const 
   return out;
 }
 
+/// -prof icount writes its counting model into each counted metric's note, before " | ".
+void read_icount_models(const Json& cmh, Record& rec) {
+  const auto notes = cmh.find("notes");
+  if (notes == cmh.end() || !notes->is_object()) return;
+  for (auto& m : rec.secondaries) {
+    const auto note = notes->find(m.label);
+    if (!is_icount_metric(m.key) || note == notes->end() || !note->is_string()) continue;
+    const std::string text = note->get<std::string>();
+    m.model = text.substr(0, text.find(" | "));
+  }
+}
+
 }  // namespace
 
 void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
@@ -81,6 +95,7 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
     read_disturbance_flags(r, rec);
     if (const auto c = r.find("cmh"); c != r.end() && c->is_object()) {
       any_cmh = true;
+      read_icount_models(*c, rec);
       if (const auto f = c->find("failed"); f != c->end() && f->is_boolean()) rec.failed = f->get<bool>();
       if (i == 0)
         if (const auto w = c->find("warnings"); w != c->end() && w->is_array())

@@ -39,6 +39,7 @@ struct Metric {
   std::optional<Summary> summary;  ///< when raw is empty
   bool higher_is_better = false;
   bool exact = false;  ///< a count (B/op, allocs/op): any change is a change, no test
+  std::string model;   ///< counted metrics: the counting model from cmh's notes ("" if unknown)
 };
 
 struct Record {
