@@ -32,8 +32,6 @@ std::string signed_count(double v) {
 
 }  // namespace
 
-bool is_icount_metric(const std::string& key) { return key.starts_with("icount.") && key.ends_with(".norm"); }
-
 std::string icount_key(const std::string& name, const std::string& option) {
   for (const char* short_name : {"ir", "cycles", "l1miss", "llmiss", "branchmiss"})
     if (name == short_name) return "icount." + name + ".norm";

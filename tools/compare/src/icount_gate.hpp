@@ -32,9 +32,9 @@ struct IcountGates {
   std::map<std::string, IcountLimit> limits;                       ///< by key
 };
 
-/// True for the counted metrics -prof icount reports (icount.*.norm; its overhead is
-/// compared too, but gated only by --threshold icount.overhead.norm=P%).
-bool is_icount_metric(const std::string& key);
+// is_icount_metric (tools/results, through model.hpp): the counted metrics -prof icount
+// reports (icount.*.norm; its overhead is compared too, but gated only by --threshold
+// icount.overhead.norm=P%).
 
 /// "ir" -> "icount.ir.norm"; a full key is kept. Throws InputError for anything else.
 std::string icount_key(const std::string& name, const std::string& option);

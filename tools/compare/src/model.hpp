@@ -10,6 +10,7 @@ namespace cmh::compare {
 using results::InputError;
 using results::is_exact_metric;
 using results::is_higher_better;
+using results::is_icount_metric;
 using results::merge_result_files;
 using results::Metric;
 using results::metric_key;

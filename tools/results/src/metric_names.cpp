@@ -30,6 +30,8 @@ bool is_exact_metric(const std::string& key, const std::string& unit) {
   return key == "alloc.rate.norm" || key == "alloc.count.norm" || unit == "B/op" || unit == "allocs/op";
 }
 
+bool is_icount_metric(const std::string& key) { return starts_with(key, "icount.") && ends_with(key, ".norm"); }
+
 bool is_higher_better(const std::string& key, const std::string& unit, bool primary) {
   // Throughput scores are ops per time unit; everything per op (time, bytes, events) is a cost.
   if (primary) return starts_with(unit, "ops/");

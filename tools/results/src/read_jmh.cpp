@@ -4,7 +4,6 @@
 // is [fork][iteration][(value, count)] and each iteration's mean is its raw value.
 #include "readers.hpp"
 
-#include "icount_gate.hpp"
 
 #include <limits>
 

@@ -83,5 +83,8 @@ std::string metric_key(const std::string& label);
 bool is_exact_metric(const std::string& key, const std::string& unit);
 /// True when a bigger value is better (throughput, rates of work done, IPC).
 bool is_higher_better(const std::string& key, const std::string& unit, bool primary);
+/// True for the per-op counts of -prof icount (icount.*.norm): deterministic, compared by
+/// their difference rather than a significance test.
+bool is_icount_metric(const std::string& key);
 
 }  // namespace cmh::results
