@@ -26,7 +26,7 @@ struct Handshake {
 struct PlanMessage {
   BenchmarkParams plan;
   /// -wm BULK / -wmb: plans whose warmup iterations the fork runs first, in this order.
-  std::vector<BenchmarkParams> bulk_warmups;
+  std::vector<BenchmarkParams> bulk_warmups{};
 };
 struct IterationStarted {
   IterationKind kind = IterationKind::measurement;

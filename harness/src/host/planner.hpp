@@ -19,7 +19,7 @@ struct PlannedRun {
   BenchmarkParams params;
   /// -wm BULK / BULK_INDI, -wmb: the plans whose warmup iterations run first in each
   /// fork (measurement count 0), in JMH's order; shared by every run; null when none.
-  std::shared_ptr<const std::vector<BenchmarkParams>> bulk_warmups;
+  std::shared_ptr<const std::vector<BenchmarkParams>> bulk_warmups{};
 };
 
 /// Throws cli::CommandLineError for a bad regex, an unknown -p parameter, a parameter
