@@ -224,6 +224,13 @@ std::size_t RunSpecifiedBenchmarks(std::string spec) {
     std::fflush(stdout);
     return chosen.size();
   }
+  if (chosen.empty() && t.filter) {
+    // Google Benchmark's answer, and its exit status 0: a CI script that runs every binary
+    // with one filter expects it (cmh's own regexps keep JMH's "No matching benchmarks", 1).
+    std::fprintf(stderr, "Failed to match any benchmarks against regex: %s\n",
+                 (t.negative_filter ? "-" + *t.filter : *t.filter).c_str());
+    return 0;
+  }
   if (t.help) print_gbench_help();
   for (const auto& [key, value] : t.context) cmh::detail::add_custom_context(key, value);
   std::optional<internal::Outputs> outputs;

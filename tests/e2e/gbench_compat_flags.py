@@ -85,6 +85,13 @@ t.check("# Warmup: <none>" in proc.stdout, "--benchmark_min_warmup_time=0 did no
 proc = t.run(cmh, ["--help"], check_exit=0)
 t.check("--benchmark_perf_counters" in proc.stdout and "-wm" in proc.stdout, "--help lacks the flags\n" + proc.stdout[:800])
 
+# A filter that matches nothing: Google Benchmark's line and status 0, in both builds.
+for exe in (cmh, google):
+    proc = t.run(exe, ["--benchmark_filter=NoSuchBenchmark", "--benchmark_out=" + os.path.join(tmp, "none.json")],
+                 timeout=t.guard(60), check_exit=0)
+    t.check("Failed to match any benchmarks against regex: NoSuchBenchmark" in proc.stderr,
+            f"{exe}: no-match message missing\n{proc.stderr}")
+
 # A negative filter, and cmh's -p replacing an argument.
 proc = t.run(cmh, ["--benchmark_filter=-^BM_", "--benchmark_list_tests"], check_exit=0)
 t.check(proc.stdout.splitlines() == [n for n in everything if not n.startswith("BM_")] and "pairs_apply/1/10" in proc.stdout,
