@@ -2,8 +2,9 @@
 1000 bytes outside its timing (a Google Benchmark suite's PauseTiming()..ResumeTiming(),
 a JMH-style benchmark's setup_invocation) and 1024 bytes timed: -prof alloc reports
 exactly 1024 B/op and 1 allocation per op, and alloc.paused.norm 1000 B/op; with
-paused=include exactly 2024 B/op and 2. The JSON's notes say which rule applied. The
-same work done unpaused is 2024 B/op either way, with no alloc.paused.norm."""
+paused=include exactly 2024 B/op and 2. The JSON's notes say which rule applied. So
+with two threads pausing at their own times. The same work done unpaused is 2024 B/op
+either way, with no alloc.paused.norm."""
 import json
 import os
 import sys
@@ -51,6 +52,10 @@ for exe, bench in [(gbench, "BM_paused_input"), (native, "Paused.invocation")]:
     check_run(bench + " paused=include", r, "", 2024.0, 2.0, 1000.0, "includes what was allocated while the timing")
     r = records(exe, [bench + "$", "-prof", "gc"])[bench]
     check_run(bench + " -prof gc", r, "gc.", 1024.0, 1.0, 1000.0, "excludes")
+
+# Two threads: another thread's timed allocations are never taken for this one's paused ones.
+r = records(gbench, ["BM_paused_input/threads:2", "-prof", "alloc"])["BM_paused_input/threads:2"]
+check_run("BM_paused_input/threads:2", r, "", 1024.0, 1.0, 1000.0, "excludes")
 
 r = records(gbench, ["BM_timed_input", "-prof", "alloc"])["BM_timed_input"]
 check_run("BM_timed_input", r, "", 2024.0, 2.0, None, "")

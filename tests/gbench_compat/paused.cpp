@@ -20,6 +20,8 @@ static void BM_paused_input(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_paused_input);
+// Two threads pausing at their own times: each thread's paused stretches are its own.
+BENCHMARK(BM_paused_input)->Threads(2);
 
 // The same work, nothing paused: 2024 B/op either way.
 static void BM_timed_input(benchmark::State& state) {
