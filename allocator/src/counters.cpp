@@ -135,6 +135,13 @@ uint64_t thread_bytes() {
   return heap_totals(heap).bytes - heap->adopt_bytes.load(std::memory_order_relaxed);
 }
 
+uint64_t thread_count() {
+  if (forward::g_on) return forward::thread_count();
+  const Heap* heap = owned_heap();
+  if (!heap) return 0;
+  return heap_totals(heap).count - heap->adopt_count.load(std::memory_order_relaxed);
+}
+
 uint64_t live_threads_bytes() {
   if (forward::g_on) return forward::live_threads_bytes();
   uint64_t sum = 0;

@@ -157,6 +157,7 @@ NodeTotals node_totals(int n);
 void numa_log_print(const char* when);
 Totals process_totals();
 uint64_t thread_bytes();
+uint64_t thread_count();
 uint64_t live_threads_bytes();
 uint64_t gc_count();
 uint64_t gc_time_ns();

@@ -51,6 +51,8 @@ CMH_ALLOC_DECL uint64_t cmh_alloc_total_allocated_bytes(void);
 CMH_ALLOC_DECL uint64_t cmh_alloc_total_allocations(void);
 /** Bytes requested by the calling thread only (the pre-JDK-21 ThreadMXBean view). */
 CMH_ALLOC_DECL uint64_t cmh_alloc_thread_allocated_bytes(void);
+/** Allocations made by the calling thread only, counted as in cmh_alloc_total_allocations. */
+CMH_ALLOC_DECL uint64_t cmh_alloc_thread_allocations(void);
 /** Sum of cmh_alloc_thread_allocated_bytes over the threads alive now: bytes of threads that
  *  exited are missing, which is the blind spot JDK-8304074 fixed in JMH's -prof gc. */
 CMH_ALLOC_DECL uint64_t cmh_alloc_live_threads_allocated_bytes(void);

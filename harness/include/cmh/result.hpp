@@ -97,6 +97,8 @@ struct IterationResult {
   /// primary's unit and shape (per-thread medians combined like the primary); NaN if off.
   double subwindow_median = std::numeric_limits<double>::quiet_NaN();
   std::int64_t subwindows = 0;  ///< sub-windows recorded over all threads
+  /// Text the benchmark attached to the iteration (Google Benchmark's SetLabel); empty if none.
+  std::string label;
 };
 
 enum class FailureKind {

@@ -33,9 +33,16 @@ struct Shard {
 /// "I/N" with 0 <= I < N; throws CommandLineError naming `where` (the option or variable).
 Shard parse_shard(std::string_view text, std::string_view where);
 
+/// JMH's -wm: each benchmark warms up on its own (INDI), every selected benchmark's
+/// warmup runs first in each fork and the benchmark itself is measured without one
+/// (BULK), or both (BULK_INDI).
+enum class WarmupMode { indi, bulk, bulk_indi };
+
 struct CommandLine {
   std::vector<std::string> includes;  ///< regexes; empty = everything
   std::vector<std::string> excludes;  ///< -e
+  WarmupMode warmup_mode = WarmupMode::indi;  ///< -wm
+  std::vector<std::string> warmup_includes;   ///< -wmb: regexes of benchmarks run only to warm up
   OptionSet overrides;                ///< -i -wi -r -w -bs -wbs -to -t -tg -bm -tu -opi -si -gc -f -wf -p -forkArgs*
   bool fail_on_error = false;         ///< -foe
   report::Verbosity verbosity = report::Verbosity::normal;  ///< -v

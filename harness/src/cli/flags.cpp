@@ -229,6 +229,17 @@ const FlagSpec kFlags[] = {
      "Warmup iterations per fork, run before measuring and left out of the score. (default: 0 for "
      "SingleShotTime, and 3 for all other modes)",
      [](ParseState& s, std::string_view v) { overrides(s).warmup.iterations = parse_int(v, IntBound::non_negative); }},
+    {"wm", "", "mode", false,
+     "Warmup mode: INDI warms each benchmark up on its own; BULK runs the warmup iterations of "
+     "every selected benchmark (and those of -wmb) first, in each fork, and then measures the "
+     "fork's benchmark without its own warmup; BULK_INDI does both. (default: INDI)",
+     [](ParseState& s, std::string_view v) { s.command_line.warmup_mode = parse_warmup_mode(v); }},
+    {"wmb", "", "regexp+", true,
+     "Benchmarks whose warmup iterations run first in each fork, before the bulk warmup of -wm "
+     "BULK (with -wm INDI, before the benchmark's own warmup); they are not measured.",
+     [](ParseState& s, std::string_view v) {
+       for (auto& regex : split_list(v, ',')) s.command_line.warmup_includes.push_back(std::move(regex));
+     }},
 };
 
 }  // namespace

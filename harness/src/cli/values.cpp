@@ -166,6 +166,14 @@ report::Verbosity parse_verbosity(std::string_view text) {
   reject_value(fmt::format("unknown verbosity \"{}\"; use SILENT, NORMAL or EXTRA", text));
 }
 
+WarmupMode parse_warmup_mode(std::string_view text) {
+  const std::string v = lowercase(text);
+  if (v == "indi") return WarmupMode::indi;
+  if (v == "bulk") return WarmupMode::bulk;
+  if (v == "bulk_indi") return WarmupMode::bulk_indi;
+  reject_value(fmt::format("unknown warmup mode \"{}\"; use INDI, BULK or BULK_INDI", text));
+}
+
 std::vector<std::string> split_fork_args(std::string_view text) {
   std::vector<std::string> args;
   std::string current;

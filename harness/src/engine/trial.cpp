@@ -424,7 +424,7 @@ void Trial::add_secondaries(IterationResult& r) const {
       views.push_back(&slots_[w]->view);
       threads.push_back(r.threads[w]);
     }
-    member.report(member.context, views, threads, plan_, r.secondaries);
+    member.report(member.context, views, threads, plan_, r.secondaries, r.label);
   }
   // Ops counters follow the primary's shape; the sampling modes report time per op.
   const BenchmarkMode counter_mode =

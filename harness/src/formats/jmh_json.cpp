@@ -194,6 +194,11 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
   j["cpuCount"] = ctx.cpu_count;
   j["kernel"] = ctx.kernel;
   add_allocator_json(j, run);
+  if (!ctx.custom.empty()) {  // --benchmark_context / AddCustomContext
+    Json custom = Json::object();
+    for (const auto& [key, value] : ctx.custom) custom[key] = value;
+    j["context"] = std::move(custom);
+  }
   j["warnings"] = string_array(ctx.warnings);
   j["profilers"] = string_array(run.params.profilers);
   j["warmupForks"] = run.params.warmup_forks;
@@ -213,6 +218,12 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
       if (!s.note.empty()) notes[s.label] = s.note;
   }
   if (!notes.empty()) j["notes"] = notes;
+  // The benchmark's own label (Google Benchmark's SetLabel): text, the last one given.
+  std::string label;
+  for (const auto& fork : run.forks)
+    for (const auto& it : fork.measurement)
+      if (!it.label.empty()) label = it.label;
+  if (!label.empty()) j["label"] = label;
   j["scoreMeaning"] = stats::score_meaning(run.params);
   if (run.precision) {  // -prec: what it reached and what stopped it
     Json p = Json::object();

@@ -4,6 +4,8 @@
 // the host's calls arrive in (a fork's output can even interrupt an iteration line).
 #include "report/text_report.hpp"
 
+#include "fork/output_capture.hpp"
+
 #include "report/failure_text.hpp"
 #include "report/result_block.hpp"
 #include "report/score_format.hpp"
@@ -113,6 +115,11 @@ std::string header_text(const BenchmarkParams& bp, const model::RunContext& cont
   out += "# Compiler: " + context.compiler + ", flags " +
          (context.compiler_flags.empty() ? "<none>" : context.compiler_flags) + "\n";
   out += "# Executable: " + context.executable + "\n";
+  if (!context.custom.empty()) {
+    std::string pairs;
+    for (const auto& [k, v] : context.custom) pairs += (pairs.empty() ? "" : ", ") + k + "=" + v;
+    out += "# Context: " + forking::printable(pairs) + "\n";
+  }
   std::string fork_options = bp.fork_args.empty() ? "<none>" : joined(bp.fork_args);
   if (bp.forks == 0 && !bp.fork_args.empty()) fork_options += " (not applied: the benchmark runs in the host process)";
   out += "# Fork options: " + fork_options + "\n";
@@ -239,6 +246,9 @@ void TextReport::iteration_result(const BenchmarkParams& bp, const IterationResu
                           std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '),
                           stats::describe(d));
     const auto shown = iteration_secondaries(bp, r);
+    if (!r.label.empty())  // the benchmark's own text (SetLabel), on a line of its own
+      text += fmt::format("{}  label: {}\n", std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '),
+                          forking::printable(r.label));
     if (!shown.empty()) {
       const std::size_t indent = iteration_prefix(IterationKind::measurement, r.index).size();
       std::size_t key_width = 0;
