@@ -40,6 +40,10 @@ struct ForkRequest {
   std::size_t tail_lines = 20;
   /// -v EXTRA: echo the fork's output even when an external profiler consumes it.
   bool echo_all_output = false;
+  /// -forkStartTimeout; nullopt: the automatic bound (fork/start_bound.hpp).
+  std::optional<Nanos> start_timeout;
+  /// The host's own start-up (exec to main), which the automatic bound scales with.
+  Nanos host_startup{0};
 };
 
 /// The worker's exit status when its results channel fails under it (the benchmark

@@ -258,6 +258,8 @@ class RunLoop {
     request.executable = setup_.executable;
     request.external_profilers = profilers.external;
     request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
+    request.start_timeout = cl_.fork_start_timeout;
+    request.host_startup = setup_.host_startup;
     ForkReportObserver observer(output_, bp);
     ForkResult fork = forking::run_fork(request, observer);
     progress_.fork_done(bp);
