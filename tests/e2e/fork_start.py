@@ -76,7 +76,8 @@ t.check("(no stacks: neither eu-stack nor gdb is installed)" in proc.stdout + pr
 proc = run(["Fault.ok", "-f", "1", "-v", "EXTRA", "-jvmArgsAppend", "-Xms256m -XX:+AlwaysPreTouch"] + QUICK,
            expect=0, timeout=120)
 out = proc.stdout + proc.stderr
-bound = re.search(r"# Fork start-up bound \(to its handshake\): \S+ s = (\d+) s \(automatic\) \+ ([\d.]+) s to "
+bound = re.search(r"# Fork start-up bound \(to its handshake\): \S+ s = (\d+) s \(automatic; the host started in "
+                  r"[\d.]+ m?s\) \+ ([\d.]+) s to "
                   r"pre-touch 256 MiB of -Xms \(([\d.]+) GiB/s measured here, x 10\)", out)
 t.check(bound is not None, f"-v EXTRA does not show the automatic bound with its pre-touch allowance\n{out[-3000:]}")
 if bound:

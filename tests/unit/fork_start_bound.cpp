@@ -34,6 +34,8 @@ TEST_CASE("fork start bound: 5 s where the host started in milliseconds") {
   CHECK(automatic(Nanos(-1)).total() == Nanos(5s));
   CHECK(automatic(Nanos(2ms)).automatic);
   CHECK(automatic(Nanos(2ms)).describe() == "5 s");
+  CHECK(automatic(Nanos(12ms)).explain() ==
+        "# Fork start-up bound (to its handshake): 5 s (automatic; the host started in 12 ms)");
 }
 
 TEST_CASE("fork start bound: ten host start-ups, in whole seconds, on a slow machine") {
@@ -44,6 +46,8 @@ TEST_CASE("fork start bound: ten host start-ups, in whole seconds, on a slow mac
 
 TEST_CASE("fork start bound: ten times longer under a profiler's wrapper (valgrind)") {
   CHECK(automatic(Nanos(2ms), true).total() == Nanos(50s));
+  CHECK(automatic(Nanos(2ms), true).explain() ==
+        "# Fork start-up bound (to its handshake): 50 s (automatic; the host started in 2 ms, x 10 under a wrapper)");
   CHECK(automatic(Nanos(3s), true).total() == Nanos(300s));
 }
 

@@ -115,7 +115,10 @@ std::string StartBound::describe() const {
 
 std::string StartBound::explain() const {
   std::string text = "# Fork start-up bound (to its handshake): " + seconds_text(total());
-  const std::string source = automatic ? " (automatic)" : " (-forkStartTimeout)";
+  const std::string source =
+      !automatic ? " (-forkStartTimeout)"
+                 : " (automatic; the host started in " + seconds_text(host_startup) +
+                       (wrapped ? ", x " + std::to_string(kWrappedMultiple) + " under a wrapper)" : ")");
   if (pretouch == Nanos(0)) return text + source;
   char rate[64];
   if (population_rate > 0)
@@ -129,6 +132,8 @@ std::string StartBound::explain() const {
 StartBound start_bound(const StartBoundInputs& in) {
   StartBound b;
   b.automatic = !in.configured.has_value();
+  b.host_startup = in.host_startup;
+  b.wrapped = in.wrapped;
   if (in.configured) {
     b.base = *in.configured;
   } else {

@@ -42,6 +42,8 @@ struct StartBoundInputs {
 struct StartBound {
   Nanos base{0};      ///< -forkStartTimeout, or the automatic base
   bool automatic = true;
+  Nanos host_startup{0};  ///< what the automatic base scaled with
+  bool wrapped = false;   ///< ... and whether it was multiplied for a wrapper
   Nanos pretouch{0};  ///< the pre-touch allowance (0 without pre-touch)
   std::uint64_t pretouch_bytes = 0;
   double population_rate = 0;
