@@ -212,7 +212,8 @@ TEST_CASE("grammar errors: repeats, values on value-less flags, ambiguity, wrong
   CHECK(error_of({"-i", "3", "-i", "5"}) == "Option -i is given more than once");
   CHECK(error_of({"-f", "1", "-f=2"}) == "Option -f is given more than once");
   CHECK(error_of({"-l=3"}) == "Option -l takes no value, got \"3\"");
-  CHECK(error_of({"-fo", "1"}) == "Option -fo is ambiguous: it abbreviates -foe, -forkArgs, -forkArgsAppend, -forkArgsPrepend");
+  CHECK(error_of({"-fo", "1"}) ==
+        "Option -fo is ambiguous: it abbreviates -foe, -forkArgs, -forkArgsAppend, -forkArgsPrepend, -forkStartTimeout");
   CHECK(error_of({"-b", "1"}) == "Option -b is ambiguous: it abbreviates -bm, -bs");
   CHECK(error_of({"-jvmargs", "-Xmx1g"}) == "Unknown option: -jvmargs (did you mean -jvmArgs?)");
   CHECK(error_of({"-FORKARGS", "-Xmx1g"}) == "Unknown option: -FORKARGS (did you mean -forkArgs?)");
