@@ -28,7 +28,7 @@ StartBound automatic(Nanos host_startup, bool wrapped = false) {
 
 }  // namespace
 
-TEST_CASE("fork start bound: 5 s where the host started in milliseconds") {
+TEST_CASE("fork start bound: 5 s, or ten host start-ups, ten times that under a wrapper") {
   CHECK(automatic(Nanos(2ms)).total() == Nanos(5s));
   CHECK(automatic(Nanos(0)).total() == Nanos(5s));
   CHECK(automatic(Nanos(-1)).total() == Nanos(5s));
@@ -36,15 +36,11 @@ TEST_CASE("fork start bound: 5 s where the host started in milliseconds") {
   CHECK(automatic(Nanos(2ms)).describe() == "5 s");
   CHECK(automatic(Nanos(12ms)).explain() ==
         "# Fork start-up bound (to its handshake): 5 s (automatic; the host started in 12 ms)");
-}
-
-TEST_CASE("fork start bound: ten host start-ups, in whole seconds, on a slow machine") {
+  // Ten host start-ups, in whole seconds, on a slow machine.
   CHECK(automatic(Nanos(1210ms)).total() == Nanos(13s));
   CHECK(automatic(Nanos(3s)).total() == Nanos(30s));
   CHECK(automatic(Nanos::max()).total() > Nanos(std::chrono::hours(24 * 365)));  // saturates, never wraps
-}
-
-TEST_CASE("fork start bound: ten times longer under a profiler's wrapper (valgrind)") {
+  // Ten times longer under a profiler's wrapper (valgrind).
   CHECK(automatic(Nanos(2ms), true).total() == Nanos(50s));
   CHECK(automatic(Nanos(2ms), true).explain() ==
         "# Fork start-up bound (to its handshake): 50 s (automatic; the host started in 2 ms, x 10 under a wrapper)");
@@ -80,10 +76,9 @@ TEST_CASE("fork start bound: pre-touching -Xms adds ten times its size over the 
   in.population_rate = 0;  // not measured: an emulated guest's 128 MiB/s is assumed
   CHECK(start_bound(in).pretouch == Nanos(20s));
   CHECK(start_bound(in).explain().find("an assumed 128 MiB/s") != std::string::npos);
-}
 
-TEST_CASE("fork start bound: the allowance is rounded up to a tenth and saturates") {
-  StartBoundInputs in;
+  // Rounded up to a tenth of a second; saturating.
+  in.configured.reset();
   in.pretouch_bytes = std::uint64_t{1} << 20;
   in.population_rate = 2 * kGiB;  // 1 MiB: 5 ms with the factor
   CHECK(start_bound(in).pretouch == Nanos(100ms));
@@ -106,15 +101,13 @@ TEST_CASE("fork start bound: the pre-touched bytes, read from CMH_ALLOC as the a
   CHECK(pretouch_bytes("") == 0);
 }
 
-TEST_CASE("fork start bound: the process age and the population rate are measured") {
+TEST_CASE("fork start bound: the process age and the population rate are measured; the debugger's time") {
   const Nanos age = cmh::forking::process_age();
   CHECK(age > Nanos(0));
   CHECK(age < Nanos(std::chrono::hours(24 * 365)));
   CHECK(cmh::forking::population_rate() > 0);
   CHECK(cmh::forking::population_rate() == cmh::forking::population_rate());  // measured once
-}
-
-TEST_CASE("fork start bound: the debugger's time is at least 10 s, longer on a slow machine") {
+  // The debugger's time: at least 10 s, longer on a slow machine.
   CHECK(cmh::forking::stack_time_limit(Nanos(2ms)) == Nanos(10s));
   CHECK(cmh::forking::stack_time_limit(Nanos(2500ms)) == Nanos(25s));
 }
