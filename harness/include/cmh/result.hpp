@@ -112,6 +112,9 @@ enum class FailureKind {
   spawn,         ///< the fork could not be started
   interrupted,   ///< the host was interrupted (SIGINT/SIGTERM)
   other,
+  /// The fork did not reach its handshake within its start-up bound (-forkStartTimeout).
+  /// Decided by the host only: after `other`, so the kinds a fork sends keep their numbers.
+  startup_timeout,
 };
 
 struct Failure {
@@ -122,6 +125,9 @@ struct Failure {
   int signal = 0;
   std::vector<std::string> stdout_tail;  ///< last lines of the fork's output
   std::vector<std::string> stderr_tail;
+  /// Every thread's stack, trimmed, taken by a debugger before the host stopped the fork
+  /// (a fork hung at start-up, when eu-stack or gdb could attach); else empty.
+  std::vector<std::string> stack{};  // "{}": initialisers that list the fields before it stay warning-free
 };
 
 /// What the bundled allocator decided in the process that ran a trial (the fork, or the

@@ -56,6 +56,7 @@ struct CommandLine {
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
   std::optional<Shard> shard;       ///< -shard I/N (CMH_SHARD_INDEX/CMH_TOTAL_SHARDS are read by the host)
+  std::optional<Nanos> fork_start_timeout;  ///< -forkStartTimeout; unset: automatic
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

@@ -2,9 +2,11 @@
 // run_fork(): one fork from spawn to reaping, on the host (see fork_runner.hpp).
 //
 // A single poll() loop watches the results channel, the fork's stdout and
-// stderr and its pidfd, with no threads. A watchdog bounds every phase: an
-// iteration may take its time plus -to, anything between iterations -to, and
-// after "finish" the process has shutdown_grace() to exit. Whatever stops a fork
+// stderr and its pidfd, with no threads. A watchdog bounds every phase: the
+// start-up (spawn to handshake) its own bound (start_bound.hpp; a fork that misses
+// it has its stacks taken before it is stopped), an iteration its time plus -to,
+// anything else between the handshake and "finish" -to, and after "finish" the
+// process has shutdown_grace() to exit. Whatever stops a fork
 // (the watchdog, a protocol error, the user's Ctrl-C) sends SIGTERM to its
 // process group, then SIGKILL after kTerminateGrace; the child is always reaped.
 #include "fork/fork_runner.hpp"
@@ -34,6 +36,8 @@
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
 #include "fork/spawner.hpp"
+#include "fork/stack_snapshot.hpp"
+#include "fork/start_bound.hpp"
 #include "model/interrupt.hpp"
 
 namespace cmh::forking {
@@ -193,6 +197,8 @@ class ForkSession {
     spec.memory_policy = settings.memory_policy;
     spec.memory_nodes = settings.memory_nodes;
     print_command(spec, env_overrides, settings);
+    start_bound_ = fork_start_bound(request_.start_timeout, request_.host_startup, !prefix.empty(), env_overrides);
+    observer_.verbose(start_bound_.explain());
 
     oom_kills_before_ = oom_kill_count();
     spawn_time_ = Clock::now();
@@ -304,6 +310,7 @@ class ForkSession {
 
   Clock::time_point watchdog_deadline() const {
     if (finished_) return finish_time_ + grace_;
+    if (!handshake_) return later(spawn_time_, start_bound_.total());
     if (open_) {
       const BenchmarkParams& plan = plan_of(open_->bulk);
       const IterationParams& ip = params_of(open_->kind, open_->bulk);
@@ -337,6 +344,8 @@ class ForkSession {
         stop(make_failure(FailureKind::timeout, std::string("forked process timed out: ") + kind_text(open_->kind) +
                                                     " iteration " + std::to_string(open_->index) + whose +
                                                     " ran past its time (" + budget + "); cmh stopped the fork"));
+      } else if (!handshake_) {
+        stop(hung_at_start());
       } else {
         stop(make_failure(FailureKind::timeout, "forked process timed out: no progress for " +
                                                     describe_time(plan_.timeout) + " " + phase_text() +
@@ -352,8 +361,22 @@ class ForkSession {
     }
   }
 
+  /// The fork missed its start-up bound: its stacks, while it still runs, and the failure.
+  Failure hung_at_start() {
+    Failure f = make_failure(FailureKind::startup_timeout,
+                             "forked process hung at start-up: no handshake within " + start_bound_.describe() +
+                                 " (exec, static initialisation, the allocator's start-up; -forkStartTimeout)");
+    const StackSnapshot snapshot = take_stack_snapshot(child_.pid, stack_time_limit(request_.host_startup));
+    if (snapshot.lines.empty()) {
+      f.message += "; cmh stopped the fork (no stacks: " + snapshot.problem + ")";
+    } else {
+      f.message += "; cmh took its stacks with " + snapshot.tool + " and stopped the fork";
+      f.stack = snapshot.lines;
+    }
+    return f;
+  }
+
   std::string phase_text() const {
-    if (!handshake_) return "while starting (before its handshake)";
     if (!iterations_seen_) return "in trial set-up, before the first iteration";
     const int total = plan_.warmup.count + plan_.measurement.count;
     if (iterations_done_ >= total) return "in trial tear-down, after the last iteration";
@@ -581,6 +604,7 @@ class ForkSession {
   OutputCapture err_;
   std::optional<long> oom_kills_before_;
 
+  StartBound start_bound_;  ///< spawn -> handshake (set in start())
   bool handshake_ = false;
   Nanos grace_ = kShutdownGrace;  ///< set at the handshake (shutdown_grace)
   std::int64_t worker_pid_ = 0;

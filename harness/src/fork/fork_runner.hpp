@@ -48,6 +48,10 @@ struct ForkRequest {
   const std::vector<BenchmarkParams>* bulk_warmups = nullptr;
   /// -foe true: a failed bulk warmup fails the fork (else it is shown and the fork goes on, as in JMH).
   bool fail_on_error = false;
+  /// -forkStartTimeout; nullopt: the automatic bound (fork/start_bound.hpp).
+  std::optional<Nanos> start_timeout;
+  /// The host's own start-up (exec to main), which the automatic bound scales with.
+  Nanos host_startup{0};
 };
 
 /// The worker's exit status when its results channel fails under it (the benchmark

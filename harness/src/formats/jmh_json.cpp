@@ -97,6 +97,7 @@ Json failure_json(const BenchmarkRunResult& run) {
   if (f.signal != 0) j["signal"] = f.signal;
   j["stdoutTail"] = string_array(f.stdout_tail);
   j["stderrTail"] = string_array(f.stderr_tail);
+  if (!f.stack.empty()) j["stack"] = string_array(f.stack);
   return j;
 }
 

@@ -24,6 +24,7 @@
 #include "fork/fork_args.hpp"
 #include "cli/flags.hpp"
 #include "fork/fork_runner.hpp"
+#include "fork/start_bound.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"
 #include "host/planner.hpp"
@@ -117,6 +118,7 @@ bool same_regular_file(const std::string& a, const std::string& b) {
 }
 
 int run_host(int argc, char** argv) {
+  const Nanos startup = forking::process_age();  // what each fork repeats: its start-up bound scales with it
   host::ensure_standard_fds();
   host::ignore_sigpipe();
   cli::CommandLine cl;
@@ -192,6 +194,7 @@ int run_host(int argc, char** argv) {
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   setup.executable = this_executable();
+  setup.host_startup = startup;
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
   setup.output = &report;

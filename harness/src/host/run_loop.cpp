@@ -267,6 +267,8 @@ class RunLoop {
     request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
     request.bulk_warmups = bulk_warmups_;
     request.fail_on_error = cl_.fail_on_error;
+    request.start_timeout = cl_.fork_start_timeout;
+    request.host_startup = setup_.host_startup;
     ForkReportObserver observer(output_, bp);
     ForkResult fork = forking::run_fork(request, observer);
     progress_.fork_done(bp);

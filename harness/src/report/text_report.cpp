@@ -291,6 +291,11 @@ void TextReport::fork_failure(const BenchmarkParams&, const Failure& f) {
   };
   tail("stdout", f.stdout_tail);
   tail("stderr", f.stderr_tail);
+  if (!f.stack.empty()) {
+    text += "<stack>\n";
+    for (const auto& l : f.stack) text += l + "\n";
+    text += "</stack>\n";
+  }
   write(text + "\n");
   line_broken_ = false;
   open_prefix_.clear();
