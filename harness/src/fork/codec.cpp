@@ -19,7 +19,7 @@ static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fo
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
 static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update fork/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
-static_assert(sizeof(Failure) == 160, "Failure changed: update fork/codec.cpp");
+static_assert(sizeof(Failure) == 152, "Failure changed: update fork/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
