@@ -179,6 +179,8 @@ std::string render_html(const RunResults& results, const model::RunContext& ctx)
                          esc(m.unit));
       h += "</table>\n";
     }
+    for (const auto& r : agg.run->reports)  // profilers' sections (perfasm, flame): their own markup
+      if (!r.html.empty()) h += r.html + "\n";
     h += "</section>\n";
   }
   for (const auto& [name, points] : by_name)
