@@ -7,3 +7,4 @@ cmh_add_benchmark(cmh-sampled SOURCES ${_cmh_sampled_source})
 cmh_add_e2e_test(sampled_perfasm sampled_perfasm.py
                  ARGS --sampled $<TARGET_FILE:cmh-sampled> --deny-perf $<TARGET_FILE:cmh-deny-perf-events>
                  TIMEOUT 300)
+cmh_add_e2e_test(sampled_flame sampled_flame.py ARGS --sampled $<TARGET_FILE:cmh-sampled> TIMEOUT 300)

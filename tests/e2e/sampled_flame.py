@@ -1,0 +1,108 @@
+"""-prof flame end to end, on cmh-sampled (tests/e2e/sampled/sampled_benchmarks.cpp):
+- -prof flame:dir=D on Sampled.division, two forks: the folded file is valid (frames root
+  first, the benchmark's name as root, a count per line), the noinline division function
+  carries most samples, the speedscope file has one profile per fork and each fork's op
+  count, the HTML is self-contained (no network reference), and it renders in headless
+  Chromium without console errors, with search and click-to-zoom working (screenshot
+  saved beside the files, its path printed);
+- unwind=fp on this executable built without frame pointers: the lost frames are said.
+Skips (exit 77) where this machine does not let a process sample itself; the browser part
+is skipped (not failed) only where chromium is absent."""
+import argparse
+import json
+import os
+import re
+import tempfile
+
+import cmhtest as t
+from chromium_cdp import Chromium, find_chromium
+
+QUICK = ["-wi", "1", "-i", "3", "-w", "100ms", "-r", "200ms"]
+
+
+def args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--sampled", required=True)
+    return p.parse_args()
+
+
+def main():
+    exe = args().sampled
+    work = tempfile.mkdtemp(prefix="flame-")
+    out = os.path.join(work, "flames")
+    proc = t.run(exe, ["Sampled.division", "-f", "2", "-prof", f"flame:dir={out}"] + QUICK, timeout=180)
+    if "sampling is not permitted" in proc.stdout or "sampling is not possible" in proc.stdout:
+        t.skip("this machine does not let a process sample itself")
+    t.check(proc.returncode == 0, f"flame run: exit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
+    t.check('Secondary result "Sampled.division:flame":' in proc.stdout, f"no flame summary\n{proc.stdout[-3000:]}")
+    t.check(re.search(r"Stacks: (DWARF unwinding|frame pointers)", proc.stdout) is not None,
+            "the summary does not say how stacks were unwound")
+
+    folded_path = os.path.join(out, "Sampled.division.folded")
+    if not t.check(os.path.exists(folded_path), f"no folded file in {out}: {os.listdir(out) if os.path.isdir(out) else []}"):
+        return t.done()
+    total = ours = 0
+    for line in open(folded_path, encoding="utf-8"):
+        m = re.match(r"^(.+) (\d+)\n$", line)
+        if not t.check(m is not None, f"not a folded line: {line!r}"):
+            continue
+        frames, count = m.group(1).split(";"), int(m.group(2))
+        t.check(frames[0] == "Sampled.division" and all(frames), f"bad frames in {line!r}")
+        total += count
+        if any(f.startswith("division_chain(") for f in frames):
+            ours += count
+    t.check(total > 0 and ours * 2 > total, f"division_chain has {ours} of {total} samples")
+
+    speedscope = json.load(open(os.path.join(out, "Sampled.division.speedscope.json")))
+    t.check(speedscope.get("$schema", "").endswith("file-format-schema.json"), "not a speedscope file")
+    t.check(len(speedscope["profiles"]) == 2 and len(speedscope["cmh"]["forks"]) == 2, "not one profile per fork")
+    for p in speedscope["profiles"]:
+        t.check(p["type"] == "sampled" and len(p["samples"]) == len(p["weights"]), f"bad profile {p.get('name')}")
+        t.check(all(0 <= i < len(speedscope["shared"]["frames"]) for s in p["samples"] for i in s), "frame index out of range")
+    t.check(all(f["ops"] > 0 for f in speedscope["cmh"]["forks"]), "a fork without ops")
+
+    page = os.path.join(out, "Sampled.division.html")
+    html = open(page, encoding="utf-8").read()
+    for needle in ("http://", "https://", "<link", "<img", "@import", "url(", " src="):
+        t.check(needle not in html, f"the flame graph is not self-contained: it contains {needle!r}")
+
+    chromium = find_chromium()
+    if chromium is None:
+        print("chromium is not installed (scripts/bootstrap installs it): browser checks skipped")
+    else:
+        browser = Chromium(chromium, width=1200, height=700)
+        try:
+            browser.open("file://" + page)
+            height = browser.evaluate("document.getElementById('cv').clientHeight")
+            t.check(height and height > 30, f"the canvas has no height: {height}")
+            matched = browser.evaluate(
+                "(function(){var q=document.getElementById('q');q.value='division_chain';"
+                "q.dispatchEvent(new Event('input'));return document.getElementById('matched').textContent;})()")
+            m = re.search(r"matched: ([0-9.]+) %", matched or "")
+            t.check(m is not None and float(m.group(1)) > 50, f"search: {matched!r}")
+            # A click on the frame just above the root (the flame's second row from the bottom) zooms in.
+            crumbs = browser.evaluate(
+                "(function(){var c=document.getElementById('cv'),r=c.getBoundingClientRect();"
+                "var e=new MouseEvent('click',{clientX:r.left+r.width*0.6,clientY:r.bottom-18*1.5,bubbles:true});"
+                "c.dispatchEvent(e);return document.getElementById('crumbs').textContent;})()")
+            t.check("zoomed: Sampled.division > " in (crumbs or ""), f"click-to-zoom: {crumbs!r}")
+            browser.evaluate("document.getElementById('q').value='';"
+                             "document.getElementById('q').dispatchEvent(new Event('input'));"
+                             "document.getElementById('reset').click();")
+            shot = browser.screenshot(os.path.join(out, "flame.png"))
+            print("screenshot:", shot)
+            t.check(not browser.errors(), f"console errors: {browser.errors()}")
+        finally:
+            browser.close()
+
+    # Frame pointers on code built without them: stacks break, and the summary says so.
+    if "Stacks: frame pointers" not in proc.stdout:
+        fp = os.path.join(work, "fp")
+        proc = t.run(exe, ["Sampled.division", "-prof", f"flame:dir={fp};unwind=fp"] + QUICK, timeout=120, check_exit=0)
+        t.check("WARNING:" in proc.stdout and "lost frames" in proc.stdout,
+                f"no lost-frames warning with unwind=fp:\n{proc.stdout[-2500:]}")
+    t.done()
+
+
+if __name__ == "__main__":
+    main()
