@@ -9,6 +9,7 @@
 //   <name>.html              a self-contained flame graph (flame/flame_graph.hpp)
 // and a summary after the Result block and in -rf html.
 #include "analysis/perfasm_text.hpp"
+#include "analysis/speedscope.hpp"
 #include "analysis/stack_namer.hpp"
 #include "builtin_infos.hpp"
 #include "flame/flame_graph.hpp"
@@ -70,9 +71,8 @@ class FlameProfiler final : public SamplingProfiler {
     const std::uint64_t ops = total_ops(profile);
 
     // Frames of every stack, per fork.
-    using Folded = std::map<std::vector<std::string>, Weight>;
-    std::vector<Folded> forks(profile.forks.size());
-    Folded all;
+    analysis::ForkStacks forks(profile.forks.size());
+    std::map<std::vector<std::string>, Weight> all;
     std::map<StackKind, std::uint64_t> kinds;
     std::map<std::string, Weight> self;
     std::vector<std::string> frames;
@@ -101,7 +101,7 @@ class FlameProfiler final : public SamplingProfiler {
     std::string folded;
     for (const auto& [f, w] : all) folded += flame::folded_line(f, w.samples);
     save(base + ".folded", folded);
-    save(base + ".speedscope.json", speedscope(profile, id.label, forks));
+    save(base + ".speedscope.json", analysis::speedscope_json(profile, id.label, forks));
 
     flame::FlamePage page;
     page.title = id.label + " — flame graph";
@@ -163,44 +163,6 @@ class FlameProfiler final : public SamplingProfiler {
   }
 
  private:
-  std::string speedscope(const Profile& profile, const std::string& label,
-                         const std::vector<std::map<std::vector<std::string>, Weight>>& forks) const {
-    const ProfileEvent& event = profile.events.front();
-    std::map<std::string, std::size_t> index;
-    std::vector<std::string> names;
-    auto frame = [&](const std::string& name) {
-      auto [it, added] = index.try_emplace(name, names.size());
-      if (added) names.push_back(name);
-      return it->second;
-    };
-    std::string profiles;
-    std::string cmh_forks;
-    for (std::size_t f = 0; f < forks.size(); ++f) {
-      std::string stacks, weights;
-      std::uint64_t sum = 0;
-      for (const auto& [frames, w] : forks[f]) {
-        stacks += stacks.empty() ? "[" : ",[";
-        for (std::size_t i = 0; i < frames.size(); ++i) stacks += (i ? "," : "") + std::to_string(frame(frames[i]));
-        stacks += "]";
-        weights += (weights.empty() ? "" : ",") + std::to_string(w.period);
-        sum += w.period;
-      }
-      profiles += fmt::format("{}{{\"type\":\"sampled\",\"name\":{},\"unit\":\"{}\",\"startValue\":0,\"endValue\":{},"
-                              "\"samples\":[{}],\"weights\":[{}]}}",
-                              f ? "," : "", flame::json_string(fmt::format("{} fork {}", label, f + 1)),
-                              event.period_unit == "ns" ? "nanoseconds" : "none", sum, stacks, weights);
-      cmh_forks += fmt::format("{}{{\"ops\":{}}}", f ? "," : "", profile.forks[f].ops);
-    }
-    std::string frames_json;
-    for (std::size_t i = 0; i < names.size(); ++i) frames_json += (i ? ",{\"name\":" : "{\"name\":") + flame::json_string(names[i]) + "}";
-    return "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"cmh -prof flame\","
-           "\"name\":" + flame::json_string(label) + ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[" + frames_json +
-           "]},\"profiles\":[" + profiles + "],\"cmh\":{\"format\":\"cmh-flame-1\",\"benchmark\":" +
-           flame::json_string(label) + ",\"event\":" + flame::json_string(event.name) + ",\"periodUnit\":" +
-           flame::json_string(event.period_unit) + ",\"stacks\":" + flame::json_string(profile.stacks) + ",\"forks\":[" +
-           cmh_forks + "]}}\n";
-  }
-
   FlameConfig config_;
 };
 

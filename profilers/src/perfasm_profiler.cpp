@@ -6,6 +6,7 @@
 // after the Result block and as a section of -rf html.
 #include "analysis/hot_code.hpp"
 #include "analysis/perfasm_text.hpp"
+#include "analysis/speedscope.hpp"
 #include "builtin_infos.hpp"
 #include "sampling/sampling_profiler.hpp"
 
@@ -51,6 +52,24 @@ class PerfasmProfiler final : public SamplingProfiler {
       std::ofstream out(path, std::ios::trunc);
       out << r.text;
       r.text += out ? "\nPerfasm log saved to " + path + "\n" : "\nWARNING: cannot write the perfasm log " + path + "\n";
+      // The samples by function, per fork, for cmh-compare --flame.
+      analysis::ForkStacks forks(profile.forks.size());
+      for (std::size_t f = 0; f < profile.forks.size(); ++f) {
+        if (profile.forks[f].events.empty()) continue;
+        for (const auto& [a, w] : profile.forks[f].events.front().addresses) {
+          const std::string& module = profile.modules[a.module];
+          std::string function = module;
+          if (!module.empty() && module.front() != '[') {
+            const auto& m = symbols.module(module);
+            if (auto fn = m.problem() ? std::nullopt : m.function_at(a.address)) function = analysis::short_name(fn->name);
+          }
+          forks[f][{bp.benchmark, function}].add(w);
+        }
+      }
+      const std::string scope = config_.save_log_to + "/" + file_stem(bp) + ".speedscope.json";
+      std::ofstream json(scope, std::ios::trunc);
+      json << analysis::speedscope_json(profile, bp.benchmark, forks);
+      if (json) r.text += "Samples by function saved to " + scope + " (cmh-compare --flame reads it)\n";
     }
     return {r};
   }

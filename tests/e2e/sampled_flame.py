@@ -15,7 +15,7 @@ import re
 import tempfile
 
 import cmhtest as t
-from chromium_cdp import Chromium, find_chromium
+from sampled_common import check_self_contained, in_browser, skip_unless_sampling
 
 QUICK = ["-wi", "1", "-i", "3", "-w", "100ms", "-r", "200ms"]
 
@@ -31,8 +31,7 @@ def main():
     work = tempfile.mkdtemp(prefix="flame-")
     out = os.path.join(work, "flames")
     proc = t.run(exe, ["Sampled.division", "-f", "2", "-prof", f"flame:dir={out}"] + QUICK, timeout=180)
-    if "sampling is not permitted" in proc.stdout or "sampling is not possible" in proc.stdout:
-        t.skip("this machine does not let a process sample itself")
+    skip_unless_sampling(proc)
     t.check(proc.returncode == 0, f"flame run: exit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
     t.check('Secondary result "Sampled.division:flame":' in proc.stdout, f"no flame summary\n{proc.stdout[-3000:]}")
     t.check(re.search(r"Stacks: (DWARF unwinding|frame pointers)", proc.stdout) is not None,
@@ -62,38 +61,27 @@ def main():
     t.check(all(f["ops"] > 0 for f in speedscope["cmh"]["forks"]), "a fork without ops")
 
     page = os.path.join(out, "Sampled.division.html")
-    html = open(page, encoding="utf-8").read()
-    for needle in ("http://", "https://", "<link", "<img", "@import", "url(", " src="):
-        t.check(needle not in html, f"the flame graph is not self-contained: it contains {needle!r}")
+    check_self_contained(page, "the flame graph")
 
-    chromium = find_chromium()
-    if chromium is None:
-        print("chromium is not installed (scripts/bootstrap installs it): browser checks skipped")
-    else:
-        browser = Chromium(chromium, width=1200, height=700)
-        try:
-            browser.open("file://" + page)
-            height = browser.evaluate("document.getElementById('cv').clientHeight")
-            t.check(height and height > 30, f"the canvas has no height: {height}")
-            matched = browser.evaluate(
-                "(function(){var q=document.getElementById('q');q.value='division_chain';"
-                "q.dispatchEvent(new Event('input'));return document.getElementById('matched').textContent;})()")
-            m = re.search(r"matched: ([0-9.]+) %", matched or "")
-            t.check(m is not None and float(m.group(1)) > 50, f"search: {matched!r}")
-            # A click on the frame just above the root (the flame's second row from the bottom) zooms in.
-            crumbs = browser.evaluate(
-                "(function(){var c=document.getElementById('cv'),r=c.getBoundingClientRect();"
-                "var e=new MouseEvent('click',{clientX:r.left+r.width*0.6,clientY:r.bottom-18*1.5,bubbles:true});"
-                "c.dispatchEvent(e);return document.getElementById('crumbs').textContent;})()")
-            t.check("zoomed: Sampled.division > " in (crumbs or ""), f"click-to-zoom: {crumbs!r}")
-            browser.evaluate("document.getElementById('q').value='';"
-                             "document.getElementById('q').dispatchEvent(new Event('input'));"
-                             "document.getElementById('reset').click();")
-            shot = browser.screenshot(os.path.join(out, "flame.png"))
-            print("screenshot:", shot)
-            t.check(not browser.errors(), f"console errors: {browser.errors()}")
-        finally:
-            browser.close()
+    def checks(browser):
+        height = browser.evaluate("document.getElementById('cv').clientHeight")
+        t.check(height and height > 30, f"the canvas has no height: {height}")
+        matched = browser.evaluate(
+            "(function(){var q=document.getElementById('q');q.value='division_chain';"
+            "q.dispatchEvent(new Event('input'));return document.getElementById('matched').textContent;})()")
+        m = re.search(r"matched: ([0-9.]+) %", matched or "")
+        t.check(m is not None and float(m.group(1)) > 50, f"search: {matched!r}")
+        # A click on the frame just above the root (the flame's second row from the bottom) zooms in.
+        crumbs = browser.evaluate(
+            "(function(){var c=document.getElementById('cv'),r=c.getBoundingClientRect();"
+            "var e=new MouseEvent('click',{clientX:r.left+r.width*0.6,clientY:r.bottom-18*1.5,bubbles:true});"
+            "c.dispatchEvent(e);return document.getElementById('crumbs').textContent;})()")
+        t.check("zoomed: Sampled.division > " in (crumbs or ""), f"click-to-zoom: {crumbs!r}")
+        browser.evaluate("document.getElementById('q').value='';"
+                         "document.getElementById('q').dispatchEvent(new Event('input'));"
+                         "document.getElementById('reset').click();")
+
+    in_browser(page, checks)
 
     # Frame pointers on code built without them: stacks break, and the summary says so.
     if "Stacks: frame pointers" not in proc.stdout:

@@ -15,6 +15,7 @@ import re
 import tempfile
 
 import cmhtest as t
+from sampled_common import skip_unless_sampling
 
 QUICK = ["-wi", "1", "-i", "3", "-w", "100ms", "-r", "200ms"]
 
@@ -81,9 +82,7 @@ def main():
     html = os.path.join(work, "report.html")
     proc = t.run(exe, ["Sampled.division", "-f", "2", "-prof", "perfasm", "-rf", "html", "-rff", html] + QUICK,
                  timeout=180)
-    if "sampling is not permitted" in proc.stdout or "sampling is not possible" in proc.stdout:
-        t.skip("this machine does not let a process sample itself: " +
-               next(line for line in proc.stdout.splitlines() if "-prof perfasm" in line))
+    skip_unless_sampling(proc)
     t.check(proc.returncode == 0, f"perfasm run: exit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
     section = asm_section(proc.stdout, "Sampled.division")
     if not t.check(section is not None, f"no perfasm section\n{proc.stdout[-4000:]}"):

@@ -65,16 +65,25 @@ StackKind StackNamer::name(const sampling::Stack& stack, std::vector<std::string
     for (std::size_t k = i + 1; k < full.size(); ++k) frames.push_back(*shown[k]);
     return StackKind::benchmark;
   }
-  // The harness's loop for this benchmark, outside the body: its own instructions, the
-  // stop flag, the counter; or an optimised-away body.
-  for (std::size_t i = 0; i < full.size(); ++i) {
+  // No body frame: the innermost of this benchmark's own loop functions (the harness
+  // loop the body is inlined into; gcc does not always record the inlined body, as for a
+  // body that is one call). What it calls is the body's; its own instructions and the
+  // harness it calls (the window edges) are the harness loop's.
+  std::size_t loop = full.size();
+  for (std::size_t i = full.size(); i-- > 0;) {
     if (full[i]->find("cmh::detail::Loops<") == std::string::npos) continue;
     bool ours = false;
     for (const auto& marker : loop_markers_) ours = ours || full[i]->find(marker) != std::string::npos;
-    if (!ours) continue;
-    frames.push_back(kHarnessLoopFrame);
-    for (std::size_t k = i + 1; k < full.size(); ++k) frames.push_back(*shown[k]);
-    return StackKind::harness_loop;
+    if (ours) {
+      loop = i;
+      break;
+    }
+  }
+  if (loop < full.size()) {
+    const bool own_code = loop + 1 == full.size() || full[loop + 1]->rfind("cmh::", 0) == 0;
+    if (own_code) frames.push_back(kHarnessLoopFrame);
+    for (std::size_t k = loop + 1; k < full.size(); ++k) frames.push_back(*shown[k]);
+    return own_code ? StackKind::harness_loop : StackKind::benchmark;
   }
   const bool complete = !full.empty() && is_thread_start(*full.front());
   frames.push_back(complete ? kOtherThreadFrame : kTruncatedFrame);

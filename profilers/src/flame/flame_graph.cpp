@@ -6,6 +6,8 @@
 // about two hundred lines.
 #include "flame/flame_graph.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace cmh::flame {
@@ -204,7 +206,112 @@ constexpr const char* kScript = R"JS(
 })();
 )JS";
 
+/// FNV-1a over the name, as the viewer's hash(): a frame has the same colour on every page.
+std::uint32_t name_hash(std::string_view s) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+/// The viewer's paint(), without search highlighting.
+std::string frame_colour(const FlameNode& n, bool differential) {
+  char buf[48];
+  if (differential) {
+    if (n.significance == 0) return "#d8d8d8";
+    const double a = std::isfinite(n.before) ? n.before : 0, b = n.value;
+    const double m = std::max(a, b) > 0 ? std::max(a, b) : 1;
+    const double k = std::min(1.0, std::fabs(b - a) / m);
+    std::snprintf(buf, sizeof buf, "hsl(%d,80%%,%d%%)", n.significance > 0 ? 0 : 215,
+                  static_cast<int>(std::lround(88 - 40 * k)));
+    return buf;
+  }
+  const std::uint32_t h = name_hash(n.name);
+  if (!n.name.empty() && n.name.front() == '[') {
+    std::snprintf(buf, sizeof buf, "hsl(0,0%%,%u%%)", 78 + h % 10);
+  } else {
+    std::snprintf(buf, sizeof buf, "hsl(%u,%u%%,%u%%)", h % 50, 70 + (h >> 8) % 25, 55 + (h >> 16) % 15);
+  }
+  return buf;
+}
+
+std::size_t depth_of(const FlameNode& n) {
+  std::size_t d = 0;
+  for (const auto& [name, c] : n.children) d = std::max(d, depth_of(c) + 1);
+  return d;
+}
+
+std::string svg_text(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string format_value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+void svg_frames(const FlameNode& n, double x, double w, std::size_t depth, std::size_t max_depth, double total,
+                const FlamePage& page, std::string& out) {
+  constexpr double kRow = 16;
+  const double y = static_cast<double>(max_depth - depth) * kRow;
+  std::string title = n.name + "\n";
+  if (page.differential) {
+    const double a = std::isfinite(n.before) ? n.before : 0;
+    title += "before " + format_value(a) + " " + page.unit + ", after " + format_value(n.value) + " " + page.unit +
+             ", change " + (n.value - a >= 0 ? "+" : "") + format_value(n.value - a) +
+             (n.significance > 0   ? " (more, beyond the forks' variance)"
+              : n.significance < 0 ? " (less, beyond the forks' variance)"
+                                   : " (within the forks' variance)");
+  } else {
+    title += format_value(n.value) + " " + page.unit + ", " + format_value(total > 0 ? 100 * n.value / total : 0) + " %";
+  }
+  char head[160];
+  std::snprintf(head, sizeof head, "<g><title>%s</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"",
+                svg_text(title).c_str(), x, y, std::max(w - 0.5, 0.5), kRow - 1);
+  out += head + frame_colour(n, page.differential) + "\"/>";
+  // A label where about seven pixels per character fit.
+  const auto chars = static_cast<std::size_t>((w - 6) / 7);
+  if (chars >= 3) {
+    std::string label = n.name.size() <= chars ? n.name : n.name.substr(0, chars - 1) + "…";
+    char text[64];
+    std::snprintf(text, sizeof text, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + kRow - 4.5);
+    out += text + svg_text(label) + "</text>";
+  }
+  out += "</g>";
+  const double sum = n.value;
+  if (sum <= 0) return;
+  double cx = x;
+  for (const auto& [name, c] : n.children) {
+    const double cw = w * c.value / sum;
+    if (cw >= 1) svg_frames(c, cx, cw, depth + 1, max_depth, total, page, out);
+    cx += cw;
+  }
+}
+
 }  // namespace
+
+std::string flame_graph_svg(const FlamePage& page, double width) {
+  const std::size_t max_depth = depth_of(page.root);
+  const double height = static_cast<double>(max_depth + 1) * 16;
+  char head[200];
+  std::snprintf(head, sizeof head,
+                "<svg class=\"flamegraph\" role=\"img\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-size=\"11\" font-family=\"sans-serif\">",
+                width, height, width, height);
+  std::string out = head;
+  svg_frames(page.root, 0, width, 0, max_depth, page.root.value, page, out);
+  return out + "</svg>";
+}
 
 void add_stack(FlameNode& root, const std::vector<std::string>& frames, double weight, double samples) {
   FlameNode* n = &root;

@@ -43,6 +43,11 @@ struct FlamePage {
 /// The page: <!DOCTYPE html> ... with the data as JSON and the viewer inline.
 std::string flame_graph_html(const FlamePage& page);
 
+/// The same graph as a static SVG (no script): root at the bottom, frames narrower than a
+/// pixel left out, a <title> tooltip per frame, the viewer's colours. For pages that run
+/// no script (-rf html, cmh-compare --html).
+std::string flame_graph_svg(const FlamePage& page, double width = 960);
+
 /// Folded stacks: "a;b;c 123" per line, frames root-first, sorted. Frame names may not hold
 /// ';' or newlines (they are replaced by ':' and ' ').
 std::string folded_line(const std::vector<std::string>& frames, unsigned long long count);

@@ -38,9 +38,10 @@ struct Operands : cmh::ThreadState {
   return x;
 }
 
-/// The extra call of Sampled.extra: a chain of multiplications, cheaper than the divisions.
+/// The extra call of Sampled.extra: a dependent chain of multiplications costing about
+/// twice the divisions, so that it stands out of a loaded machine's run-to-run drift.
 [[gnu::noinline]] std::uint64_t multiply_chain(std::uint64_t x) {
-  for (int i = 0; i < 48; ++i) x = x * 0x9E37'79B9'7F4A'7C15ull + static_cast<std::uint64_t>(i);
+  for (int i = 0; i < 512; ++i) x = x * 0x9E37'79B9'7F4A'7C15ull + static_cast<std::uint64_t>(i);
   return x;
 }
 
