@@ -147,7 +147,7 @@ class FlameProfiler final : public SamplingProfiler {
       const double per_op = ops > 0 ? static_cast<double>(top[i].second.period) / static_cast<double>(ops) : 0;
       text += fmt::format("  {:>8}  {:>10} {}  {}\n", percent(static_cast<double>(top[i].second.samples), total),
                           analysis::format_per_op(per_op), page.unit, top[i].first);
-      rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", percent(static_cast<double>(top[i].second.samples), total),
+      rows += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>", percent(static_cast<double>(top[i].second.samples), total),
                           analysis::format_per_op(per_op), formats::html_escape(top[i].first));
     }
     for (const auto& w : written) text += " Written: " + w + "\n";
@@ -156,9 +156,9 @@ class FlameProfiler final : public SamplingProfiler {
     r.label = "flame";
     r.text = text;
     r.html = "<section class=\"cmh-flame\"><h4>Flame graph (-prof flame)</h4><p>" + formats::html_escape(page.subtitle) +
-             "</p><p>" + formats::html_escape(notes.front()) + "</p><p>Open <code>" + formats::html_escape(base + ".html") +
-             "</code> for the interactive graph.</p><table><tr><th>self</th><th>" + formats::html_escape(page.unit) +
-             "</th><th>frame</th></tr>" + rows + "</table></section>";
+             "</p><p>" + formats::html_escape(notes.front()) + "</p>" + flame::flame_graph_svg(page, 900) + "<p>The interactive graph (search, zoom): <code>" +
+             formats::html_escape(base + ".html") + "</code></p><table><tr><th>self</th><th>" +
+             formats::html_escape(page.unit) + "</th><th class=\"l\">frame</th></tr>" + rows + "</table></section>";
     return {r};
   }
 

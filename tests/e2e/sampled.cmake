@@ -14,6 +14,8 @@ cmh_add_e2e_test(sampled_compare sampled_compare.py
                  ARGS --sampled $<TARGET_FILE:cmh-sampled> --before $<TARGET_FILE:cmh-sampled-before>
                       --compare $<TARGET_FILE:cmh-compare>
                  TIMEOUT 300)
-set_tests_properties(e2e:sampled_perfasm e2e:sampled_flame e2e:sampled_compare PROPERTIES SKIP_RETURN_CODE 77)
+cmh_add_e2e_test(sampled_report sampled_report.py ARGS --sampled $<TARGET_FILE:cmh-sampled> TIMEOUT 300)
+set_tests_properties(e2e:sampled_perfasm e2e:sampled_flame e2e:sampled_compare e2e:sampled_report
+                     PROPERTIES SKIP_RETURN_CODE 77)
 # cmh-compare's exact numbers and flame differential, in its unit tests (compare.cmake defines them).
 target_sources(cmh-compare-unit-tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/compare/flame_diff_test.cpp)

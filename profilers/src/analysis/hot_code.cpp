@@ -17,8 +17,9 @@ namespace {
 using sampling::CodeAddress;
 
 constexpr std::size_t kLoopColumns = 3;
-/// Below this share of the samples the benchmark's own code counts as absent.
-constexpr double kAbsentUserShare = 0.05;
+/// Below this share of the samples outside the harness, the benchmark's code (and what it
+/// calls: libraries, the allocator, the kernel) counts as absent.
+constexpr double kAbsentShare = 0.05;
 /// JMH's "suspiciously low" event count.
 constexpr std::uint64_t kLowSampleCount = 1000;
 
@@ -331,12 +332,13 @@ HotCode analyse_hot_code(const sampling::Profile& profile, const BenchmarkIdenti
 
   // Warnings, most important first.
   const std::uint64_t samples = first_samples(hc.totals);
-  if (samples > 0 && hc.user_share < kAbsentUserShare)
+  if (samples > 0 && 1 - harness_share < kAbsentShare)
     hc.warnings.push_back(fmt::format(
-        "The benchmark's own code ({}) is absent from the hot code: it has {} of the samples, the harness {}. "
+        "The benchmark's own code ({}) is absent from the hot code: it and what it calls have {} of the samples, "
+        "the harness {}. "
         "Its body was most likely optimised away (a result nobody uses, or a computation on constants): "
         "return the result or give it to a cmh::Blackhole (samples 06_dead_code, 08_constant_fold).",
-        benchmark.label, percent(hc.user_share), percent(harness_share)));
+        benchmark.label, percent(1 - harness_share), percent(harness_share)));
   if (samples > 0 && samples < kLowSampleCount)
     hc.warnings.push_back(fmt::format(
         "Only {} samples: the shares are rough. Sample longer (more or longer measurement iterations) or "

@@ -5,7 +5,8 @@
 // instruction's share, per-op cost, source line and inline chain, and their loops
 // (backward branches) found. Samples are also summed by the innermost source function
 // (after inlining) and by owner (user, harness, ...), and the warnings JMH gives
-// (few samples, nothing hot) plus cmh's own (the benchmark's code is absent) are made.
+// (few samples, nothing hot) plus cmh's own (the benchmark's code, and what it calls, is
+// absent: the harness has nearly every sample) are made.
 // Rendering is separate: perfasm_text.cpp (JMH's layout), perfasm_html.cpp.
 #pragma once
 

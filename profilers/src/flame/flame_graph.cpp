@@ -275,10 +275,10 @@ void svg_frames(const FlameNode& n, double x, double w, std::size_t depth, std::
   } else {
     title += format_value(n.value) + " " + page.unit + ", " + format_value(total > 0 ? 100 * n.value / total : 0) + " %";
   }
-  char head[160];
-  std::snprintf(head, sizeof head, "<g><title>%s</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"",
-                svg_text(title).c_str(), x, y, std::max(w - 0.5, 0.5), kRow - 1);
-  out += head + frame_colour(n, page.differential) + "\"/>";
+  char rect[128];
+  std::snprintf(rect, sizeof rect, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" fill=\"", x, y,
+                std::max(w - 0.5, 0.5), kRow - 1);
+  out += "<g><title>" + svg_text(title) + "</title>" + rect + frame_colour(n, page.differential) + "\"/>";
   // A label where about seven pixels per character fit.
   const auto chars = static_cast<std::size_t>((w - 6) / 7);
   if (chars >= 3) {
@@ -308,7 +308,8 @@ std::string flame_graph_svg(const FlamePage& page, double width) {
                 "<svg class=\"flamegraph\" role=\"img\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                 "font-size=\"11\" font-family=\"sans-serif\">",
                 width, height, width, height);
-  std::string out = head;
+  // Scoped by class, so a page's own "svg text" rule (smaller, grey) does not shrink the labels.
+  std::string out = std::string(head) + "<style>svg.flamegraph text{font-size:11px;fill:#111}</style>";
   svg_frames(page.root, 0, width, 0, max_depth, page.root.value, page, out);
   return out + "</svg>";
 }

@@ -6,10 +6,13 @@
 //    nothing and only the harness's loop is left (perfasm must warn);
 //  - Sampled.extra: Sampled.division plus one more noinline call per op (a
 //    multiplication chain), whose cost cmh-compare must name as the top change
-//    (compiled without it when CMH_SAMPLED_NO_EXTRA is defined, as the "before" run).
+//    (compiled without it when CMH_SAMPLED_NO_EXTRA is defined, as the "before" run);
+//  - Sampled.allocate: exactly 1,000,016 bytes in one allocation per op (the -rf html test
+//    reads that number back in full).
 #include <cmh/cmh.hpp>
 
 #include <cstdint>
+#include <memory>
 
 using namespace std::chrono_literals;
 
@@ -57,4 +60,9 @@ CMH_BENCHMARK(Sampled, extra, Operands& o) {
 #else
   return division_chain(o.dividend, o.divisor) + multiply_chain(o.dividend);
 #endif
+}
+
+CMH_BENCHMARK(Sampled, allocate, cmh::Blackhole& bh) {
+  auto block = std::make_unique<char[]>(1'000'016);
+  bh.consume(block.get());
 }
