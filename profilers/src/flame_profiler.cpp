@@ -7,7 +7,8 @@
 //   <name>.speedscope.json   speedscope's format, one profile per fork (weights = sample
 //                            periods), with each fork's op count under "cmh" for cmh-compare
 //   <name>.html              a self-contained flame graph (flame/flame_graph.hpp)
-// and a summary after the Result block and in -rf html.
+// and a summary after the Result block and in -rf html. With `alloc` the stacks are where
+// the benchmark allocates, weighted by bytes (sampling/alloc_sampler.hpp), in <name>.alloc.*.
 #include "analysis/perfasm_text.hpp"
 #include "analysis/speedscope.hpp"
 #include "analysis/stack_namer.hpp"
@@ -69,6 +70,7 @@ class FlameProfiler final : public SamplingProfiler {
     analysis::StackNamer namer(profile, id, symbols);
     const ProfileEvent& event = profile.events.front();
     const std::uint64_t ops = total_ops(profile);
+    const bool alloc = config_.sampling.allocations;
 
     // Frames of every stack, per fork.
     analysis::ForkStacks forks(profile.forks.size());
@@ -80,6 +82,7 @@ class FlameProfiler final : public SamplingProfiler {
       if (profile.forks[f].events.empty()) continue;
       for (const auto& [stack, w] : profile.forks[f].events.front().stacks) {
         kinds[namer.name(stack, frames)] += w.samples;
+        if (alloc) trim_allocator_frames(frames);
         forks[f][frames].add(w);
         all[frames].add(w);
         self[frames.back()].add(w);
@@ -88,7 +91,7 @@ class FlameProfiler final : public SamplingProfiler {
     std::uint64_t samples = 0;
     for (const auto& [k, n] : kinds) samples += n;
 
-    const std::string stem = file_stem(bp);
+    const std::string stem = file_stem(bp) + (alloc ? ".alloc" : "");
     std::error_code ec;
     std::filesystem::create_directories(config_.dir, ec);
     const std::string base = (std::filesystem::path(config_.dir) / stem).string();
@@ -104,9 +107,14 @@ class FlameProfiler final : public SamplingProfiler {
     save(base + ".speedscope.json", analysis::speedscope_json(profile, id.label, forks));
 
     flame::FlamePage page;
-    page.title = id.label + " — flame graph";
+    page.title = id.label + (alloc ? " — allocation flame graph" : " — flame graph");
     page.unit = event.period_unit + "/op";
-    page.subtitle = fmt::format("{} \"{}\" samples in the measurement iterations of {} fork{}, {} Hz per thread; width = "
+    page.subtitle = alloc ? fmt::format("{} allocation samples in the measurement iterations of {} fork{} (about one per {} "
+                                        "bytes a thread allocates, each weighted by the thread's exact bytes since its "
+                                        "previous one, scaled to the allocator's exact total); width = B/op ({} ops)",
+                                        samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
+                                        config_.sampling.alloc_every, ops)
+                          : fmt::format("{} \"{}\" samples in the measurement iterations of {} fork{}, {} Hz per thread; width = "
                                 "{} (sum of sample periods / {} ops)",
                                 samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
                                 profile.frequency, page.unit, ops);
@@ -133,15 +141,19 @@ class FlameProfiler final : public SamplingProfiler {
     std::vector<std::pair<std::string, Weight>> top(self.begin(), self.end());
     std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second.period > y.second.period; });
     const double total = static_cast<double>(samples);
-    std::string text = fmt::format("Flame graph: {} \"{}\" samples in the measurement iterations of {} fork{}\n", samples,
-                                   event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s");
+    std::string text = alloc ? fmt::format("Allocation flame graph: {} allocation samples in the measurement iterations of "
+                                           "{} fork{}, {} B/op in all (the allocator's exact count)\n",
+                                           samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
+                                           analysis::format_per_op(page.root.value))
+                             : fmt::format("Flame graph: {} \"{}\" samples in the measurement iterations of {} fork{}\n",
+                                           samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s");
     for (const auto& n : notes) text += " " + n + "\n";
     text += fmt::format(" {} under the benchmark's frame, {} in the harness loop, {} outside the benchmark (other "
                         "threads), {} truncated\n",
                         percent(static_cast<double>(kinds[StackKind::benchmark]), total),
                         percent(static_cast<double>(kinds[StackKind::harness_loop]), total),
                         percent(static_cast<double>(kinds[StackKind::other_thread]), total), percent(truncated, total));
-    text += " Hottest frames (self time):\n";
+    text += alloc ? " Allocating frames (self):\n" : " Hottest frames (self time):\n";
     std::string rows;
     for (std::size_t i = 0; i < top.size() && i < 10; ++i) {
       const double per_op = ops > 0 ? static_cast<double>(top[i].second.period) / static_cast<double>(ops) : 0;
@@ -163,6 +175,14 @@ class FlameProfiler final : public SamplingProfiler {
   }
 
  private:
+  /// The allocator's own frames under an allocation (its hook, its slow path), up to the
+  /// call the benchmark made (malloc, operator new): not where the bytes were asked for.
+  static void trim_allocator_frames(std::vector<std::string>& frames) {
+    while (frames.size() > 2 && (frames.back().rfind("cmh::allocator::", 0) == 0 ||
+                                 frames.back().rfind("cmh::profilers::", 0) == 0 || frames.back().rfind("_Unwind_", 0) == 0))
+      frames.pop_back();
+  }
+
   FlameConfig config_;
 };
 
@@ -173,7 +193,11 @@ constexpr const char* kHelp =
     "  event=<name>     the event to sample (default: cycles, or cpu-clock where there is no hardware PMU)\n"
     "  frequency=<hz>   samples per second of each thread's event time (default 1000)\n"
     "  unwind=<how>     auto (frame pointers if the executable keeps them, else DWARF), fp or dwarf\n"
-    "  stackBytes=<n>   DWARF unwinding: bytes of user stack copied per sample (default 8192)\n\n"
+    "  stackBytes=<n>   DWARF unwinding: bytes of user stack copied per sample (default 8192)\n"
+    "  alloc            allocated bytes instead of time: stacks where the benchmark allocates, in\n"
+    "                   B/op (the bundled allocator's sampling hook; files <benchmark>.alloc.*)\n"
+    "  allocInterval=<bytes>  alloc: about one sample per this many bytes a thread allocates\n"
+    "                   (default 524288)\n\n"
     "Only the measurement iterations are sampled, on every thread of each fork. Every stack is cut at\n"
     "the benchmark's own frame; stacks of the harness loop, of other threads and with lost frames are\n"
     "kept under bracketed frames. Widths are cost per op (sum of sample periods / exact op count).\n"
@@ -195,7 +219,16 @@ ProfilerInfo flame_info() {
     c.sampling.sampler.frequency = static_cast<int>(reader.integer("frequency", 1000, 1, 100000));
     const std::string unwind = reader.choice("unwind", {"auto", "fp", "dwarf"}, "auto");
     c.sampling.sampler.stack_bytes = static_cast<std::uint32_t>(reader.integer("stackBytes", 8192, 64, 65528)) & ~7u;
+    c.sampling.allocations = reader.flag("alloc", false);
+    c.sampling.alloc_every = static_cast<std::uint64_t>(reader.integer("allocInterval", 512 * 1024, 1, std::int64_t{1} << 40));
     reader.finish();
+    if (c.sampling.allocations) {
+      if (!event.empty()) reader.fail("alloc samples allocations, not an event: leave event= out");
+      if (auto reason = AllocationSampler::unavailable_reason()) reader.fail("alloc: " + *reason);
+      c.unwind_note = "the unwinder every C++ program links (_Unwind_Backtrace: .eh_frame, no frame pointers needed), "
+                      "called in the bundled allocator's sampling hook";
+      return std::make_unique<FlameProfiler>(std::move(c));
+    }
     auto [mode, note] = choose_unwinding(unwind);
     c.sampling.sampler.stacks = mode;
     c.unwind_note = note;

@@ -5,7 +5,9 @@
   count, the HTML is self-contained (no network reference), and it renders in headless
   Chromium without console errors, with search and click-to-zoom working (screenshot
   saved beside the files, its path printed);
-- unwind=fp on this executable built without frame pointers: the lost frames are said.
+- unwind=fp on this executable built without frame pointers: the lost frames are said;
+- flame:alloc on Sampled.allocate (1,000,016 bytes per op): the total is the exact B/op and
+  the heaviest stack ends in the benchmark's operator new, with no allocator frames below.
 Skips (exit 77) where this machine does not let a process sample itself; the browser part
 is skipped (not failed) only where chromium is absent."""
 import argparse
@@ -82,6 +84,22 @@ def main():
                          "document.getElementById('reset').click();")
 
     in_browser(page, checks)
+
+    # Allocation flame graph: Sampled.allocate asks for exactly 1,000,016 bytes per op.
+    alloc_dir = os.path.join(work, "alloc")
+    proc = t.run(exe, ["Sampled.allocate", "-prof", f"flame:alloc;dir={alloc_dir}"] + QUICK, timeout=120, check_exit=0)
+    m = re.search(r"Allocation flame graph: (\d+) allocation samples .*?, (\d+) B/op in all", proc.stdout)
+    if t.check(m is not None, f"no allocation flame summary:\n{proc.stdout[-2500:]}"):
+        t.check(int(m.group(1)) > 0 and 1_000_016 <= int(m.group(2)) <= 1_010_000,
+                f"the allocation graph's total is not the exact B/op: {m.group(0)}")
+    folded = os.path.join(alloc_dir, "Sampled.allocate.alloc.folded")
+    if t.check(os.path.exists(folded), f"no {folded}"):
+        lines = [line.rsplit(" ", 1) for line in open(folded, encoding="utf-8").read().splitlines()]
+        top = max(lines, key=lambda x: int(x[1]))
+        t.check(top[0].startswith("Sampled.allocate;") and "operator new" in top[0].split(";")[-1],
+                f"the heaviest allocation stack does not end in the benchmark's operator new: {top}")
+        t.check(not any("cmh::allocator::" in x[0] for x in lines), "allocator-internal frames in the stacks")
+    check_self_contained(os.path.join(alloc_dir, "Sampled.allocate.alloc.html"), "the allocation flame graph")
 
     # Frame pointers on code built without them: stacks break, and the summary says so.
     if "Stacks: frame pointers" not in proc.stdout:

@@ -1,5 +1,6 @@
 """-prof perfasm end to end, on cmh-sampled (tests/e2e/sampled/sampled_benchmarks.cpp):
-- Sampled.division (a chain of divisions in a noinline function), two forks: the first hot
+- Sampled.division (a chain of divisions in a noinline function), two forks, with -prof
+  alloc beside (which must count 0 B/op: sampling allocates nothing in its windows): the first hot
   region is that function, a div instruction is among its hottest lines, the listing has
   source lines, the inline chain of the inlined step and a hot loop, the shares are summed over both forks, the report is in
   the -rf html page too;
@@ -80,8 +81,9 @@ def main():
     exe = a.sampled
     work = tempfile.mkdtemp(prefix="perfasm-")
     html = os.path.join(work, "report.html")
-    proc = t.run(exe, ["Sampled.division", "-f", "2", "-prof", "perfasm", "-rf", "html", "-rff", html] + QUICK,
-                 timeout=180)
+    js = os.path.join(work, "report.json")  # -rf html,json with -rff report.html: report.html and report.json
+    proc = t.run(exe, ["Sampled.division", "-f", "2", "-prof", "alloc", "-prof", "perfasm", "-rf", "html,json", "-rff",
+                       html] + QUICK, timeout=180)
     skip_unless_sampling(proc)
     t.check(proc.returncode == 0, f"perfasm run: exit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
     section = asm_section(proc.stdout, "Sampled.division")
@@ -110,6 +112,10 @@ def main():
         t.check(any("hot loop" in line for line in blocks[1][:4]), "no hot loop marked:\n" + "\n".join(blocks[1][:10]))
     t.check("....[Hottest Regions]" in section and "<totals>" in section, "no top-regions table")
     t.check("absent from the hot code" not in section, f"a false 'absent' warning:\n{section[-1500:]}")
+    # Sampling takes nothing from the allocator inside the windows -prof alloc measures.
+    if t.check(os.path.exists(js), "no JSON result"):
+        norm = json.load(open(js))[0]["secondaryMetrics"].get("alloc.rate.norm", {}).get("score")
+        t.check(norm == 0, f"-prof alloc counted perfasm's allocations: alloc.rate.norm = {norm}")
     if t.check(os.path.exists(html), "no HTML report"):
         page = open(html, encoding="utf-8").read()
         t.check("Hot code (-prof perfasm)" in page and "division_chain" in page, "the HTML report has no perfasm section")

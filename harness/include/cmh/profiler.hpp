@@ -31,7 +31,8 @@ struct ProfilerError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// "key=value;key2=value" as parsed from -prof name:key=value;key2=value.
+/// "key=value;key2=value" as parsed from -prof name:key=value;key2=value; a bare "key"
+/// (a flag) has an empty value.
 using ProfilerOptions = std::map<std::string, std::string>;
 
 class Profiler {

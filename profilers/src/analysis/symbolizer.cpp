@@ -211,12 +211,22 @@ std::vector<InlineFrame> ModuleSymbols::inline_chain(std::uint64_t address) cons
     chain.push_back({die_function_name(&current, names_), at});
     if (dwarf_tag(&current) != DW_TAG_inlined_subroutine) break;
     at = call_site(&current, cu);
-    Dwarf_Die* parents = nullptr;
-    const int m = dwarf_getscopes_die(&current, &parents);
-    found = false;
-    for (int i = 1; i < m && !found; ++i)
-      if (is_function(&parents[i])) current = parents[i], found = true;
-    std::free(parents);
+    // The caller's function scope: dwarf_getscopes_die walks the whole unit, so each
+    // answer is kept (a hot region asks for the same few inlined instances again and again).
+    const std::uint64_t offset = dwarf_dieoffset(&current);
+    auto cached = callers_.find(offset);
+    if (cached == callers_.end()) {
+      std::optional<std::uint64_t> caller;
+      Dwarf_Die* parents = nullptr;
+      const int m = dwarf_getscopes_die(&current, &parents);
+      for (int i = 1; i < m && !caller; ++i)
+        if (is_function(&parents[i])) caller = dwarf_dieoffset(&parents[i]);
+      std::free(parents);
+      cached = callers_.emplace(offset, caller).first;
+    }
+    Dwarf_Addr unused = 0;
+    Dwarf* dwarf = dwfl_module_getdwarf(module_, &unused);
+    found = cached->second.has_value() && dwarf != nullptr && dwarf_offdie(dwarf, *cached->second, &current) != nullptr;
   }
   return chain;
 }

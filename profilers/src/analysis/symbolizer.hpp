@@ -73,6 +73,8 @@ class ModuleSymbols {
   bool has_lines_ = false;
   std::optional<std::string> problem_;
   mutable std::map<std::uint64_t, std::string> names_;  ///< qualified function names by DIE offset
+  /// An inlined instance's DIE offset -> the offset of the function scope that contains it.
+  mutable std::map<std::uint64_t, std::optional<std::uint64_t>> callers_;
 };
 
 class Symbolizer {

@@ -83,7 +83,10 @@ SamplingProfiler::SamplingProfiler(SamplingSettings settings) : settings_(std::m
   if (const char* file = std::getenv(environment_variable(settings_.profiler).c_str())) {
     // In a fork: the sampler (and its drain thread) exists before the trial's threads.
     fork_file_ = file;
-    sampler_ = std::make_unique<WindowSampler>(settings_.sampler);
+    if (settings_.allocations)
+      alloc_sampler_ = std::make_unique<AllocationSampler>(settings_.alloc_every);
+    else
+      sampler_ = std::make_unique<WindowSampler>(settings_.sampler);
   }
 }
 
@@ -100,6 +103,17 @@ SamplingProfiler::~SamplingProfiler() {
 
 void SamplingProfiler::before_iteration(const BenchmarkParams&, const IterationParams& ip) {
   if (ip.kind != IterationKind::measurement || profile_.unavailable) return;
+  if (settings_.allocations) {
+    if (auto reason = AllocationSampler::unavailable_reason()) {
+      profile_.unavailable = "-prof " + settings_.profiler + ":alloc: not run: " + *reason;
+      return;
+    }
+    if (!alloc_sampler_) alloc_sampler_ = std::make_unique<AllocationSampler>(settings_.alloc_every);
+    window_start_ = std::chrono::steady_clock::now();
+    alloc_sampler_->start();
+    sampling_ = true;
+    return;
+  }
   if (!sampler_) sampler_ = std::make_unique<WindowSampler>(settings_.sampler);
   // Threads a benchmark started since the last iteration get their events too.
   if (auto reason = sampler_->attach_threads()) {
@@ -115,7 +129,8 @@ void SamplingProfiler::before_iteration(const BenchmarkParams&, const IterationP
 std::vector<ScalarResult> SamplingProfiler::after_iteration(const BenchmarkParams&, const IterationParams&,
                                                             const IterationResult& result) {
   if (!sampling_) return {};
-  sampler_->stop();
+  if (alloc_sampler_) alloc_sampler_->stop();
+  else sampler_->stop();
   sampling_ = false;
   fork_.window_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - window_start_).count();
   fork_.ops += result.all_ops;
@@ -124,6 +139,21 @@ std::vector<ScalarResult> SamplingProfiler::after_iteration(const BenchmarkParam
 }
 
 void SamplingProfiler::finish_fork() {
+  if (alloc_sampler_) {
+    alloc_sampler_->stop();
+    sampling_ = false;
+    if (fork_.iterations > 0) {
+      profile_.events = {{"allocated bytes", "B", false}};
+      profile_.stacks = "unwind tables (_Unwind_Backtrace) in the allocator's sampling hook";
+      profile_.frequency = 0;
+      alloc_sampler_->add_to(profile_, fork_);
+      fork_.fork = static_cast<int>(profile_.forks.size()) + 1;
+      profile_.forks.push_back(std::move(fork_));
+    }
+    fork_ = ForkProfile{};
+    alloc_sampler_.reset();
+    return;
+  }
   if (!sampler_) return;
   if (sampling_) {
     sampler_->stop();

@@ -18,6 +18,7 @@
 #include <cmh/profiler.hpp>
 #include <cmh/profiler_options.hpp>
 
+#include "sampling/alloc_sampler.hpp"
 #include "sampling/profile.hpp"
 #include "sampling/sampler.hpp"
 
@@ -33,6 +34,10 @@ struct SamplingSettings {
   SamplerConfig sampler;
   /// Why the first event is not the one the user would expect ("no PMU here, ..."); "" if asked for.
   std::string event_note;
+  /// Sample allocations instead of an event (-prof flame:alloc): the bundled allocator's
+  /// hook about every `alloc_every` bytes a thread allocates (alloc_sampler.hpp).
+  bool allocations = false;
+  std::uint64_t alloc_every = 512 * 1024;
 };
 
 /// The events to sample for `names` (events=/event=): each must be known and samplable
@@ -79,6 +84,7 @@ class SamplingProfiler : public InternalProfiler, public ExternalProfiler {
 
   SamplingSettings settings_;
   std::unique_ptr<WindowSampler> sampler_;
+  std::unique_ptr<AllocationSampler> alloc_sampler_;
   Profile profile_;
   ForkProfile fork_;
   bool sampling_ = false;
