@@ -186,7 +186,7 @@ class FlameProfiler final : public SamplingProfiler {
   FlameConfig config_;
 };
 
-constexpr const char* kHelp =
+constexpr const char* kFlameHelp =
     "Options:\n"
     "  dir=<path>       where the files go (default .): <benchmark>.folded, <benchmark>.speedscope.json\n"
     "                   and <benchmark>.html, named after the benchmark and its parameters\n"
@@ -209,7 +209,8 @@ ProfilerInfo flame_info() {
   info.description = "Linux perf_event sampling of the measured iterations: call stacks as flame graphs";
   info.internal = true;
   info.external = true;
-  info.help = [] { return std::string(kHelp); };
+  info.help = [] { return std::string(kFlameHelp); };
+  info.limitation = [] { return sampling_limitation(); };
   info.create = [](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
     ProfilerOptionReader reader("flame", options);
     FlameConfig c;

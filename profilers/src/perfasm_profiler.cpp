@@ -78,7 +78,7 @@ class PerfasmProfiler final : public SamplingProfiler {
   PerfasmConfig config_;
 };
 
-constexpr const char* kHelp =
+constexpr const char* kPerfasmHelp =
     "Options (JMH's names where they fit):\n"
     "  events=<e1,e2,...>    events to sample; the first ranks the regions (default: cycles, or\n"
     "                        cpu-clock where there is no hardware PMU; see -prof perf:help for names)\n"
@@ -102,7 +102,8 @@ ProfilerInfo perfasm_info() {
   info.description = "Linux perf_event sampling of the measured iterations: hottest code, disassembled and annotated";
   info.internal = true;
   info.external = true;
-  info.help = [] { return std::string(kHelp); };
+  info.help = [] { return std::string(kPerfasmHelp); };
+  info.limitation = [] { return sampling_limitation(); };
   info.create = [](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
     ProfilerOptionReader reader("perfasm", options);
     PerfasmConfig c;

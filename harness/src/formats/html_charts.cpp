@@ -14,8 +14,6 @@
 namespace cmh::formats {
 namespace {
 
-std::string esc(const std::string& s) { return html_escape(s); }
-
 std::string short_value(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "-"; }
 
 struct Range {
@@ -71,12 +69,12 @@ std::string timeline_svg(const stats::AggregatedBenchmark& agg) {
       "<title>measurement iterations in run order</title>",
       kX0 + kW + 20, kTop + kH + 22);
   s += fmt::format("<text x=\"2\" y=\"{:.1f}\">{}</text><text x=\"2\" y=\"{:.1f}\">{}</text>", kTop + 8,
-                   esc(short_value(y.hi)), kTop + kH, esc(short_value(y.lo)));
+                   html_escape(short_value(y.hi)), kTop + kH, html_escape(short_value(y.lo)));
   s += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", kX0 - 6, kTop, kTop + kH);
   if (std::isfinite(agg.primary.score))
     s += fmt::format("<line class=\"scoreline\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\"><title>score {}</title></line>",
                      kX0 - 6, ypos(agg.primary.score), kX0 + kW + 6, ypos(agg.primary.score),
-                     esc(short_value(agg.primary.score)));
+                     html_escape(short_value(agg.primary.score)));
   std::size_t index = 0;
   for (std::size_t f = 0; f < rows.size(); ++f) {
     const double first_x = kX0 + step * static_cast<double>(index);
@@ -95,8 +93,8 @@ std::string timeline_svg(const stats::AggregatedBenchmark& agg) {
       const std::string why = disturbed ? why_disturbed((*disturbances)[i]) : "";
       circles += fmt::format("<circle class=\"iteration{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\"><title>fork {}, iteration {}: "
                        "{} {}{}</title></circle>",
-                       disturbed ? " disturbed" : "", x, yy, disturbed ? 4.5 : 3, f + 1, i + 1, esc(short_value(v)),
-                       esc(agg.primary.unit), disturbed ? esc(" — disturbed: " + why) : "");
+                       disturbed ? " disturbed" : "", x, yy, disturbed ? 4.5 : 3, f + 1, i + 1, html_escape(short_value(v)),
+                       html_escape(agg.primary.unit), disturbed ? html_escape(" — disturbed: " + why) : "");
     }
     if (!path.empty()) s += "<path class=\"forkline\" d=\"" + path + "\"/>";
     s += circles;
@@ -127,8 +125,8 @@ std::string forks_svg(const stats::AggregatedMetric& m) {
     for (double d : v) sum += d;
     const double mean = sum / static_cast<double>(v.size());
     s += fmt::format("<g><title>fork {}: min {}, quartiles {} / {} / {}, max {}, mean {} {}</title>", f + 1,
-                     esc(short_value(lo)), esc(short_value(q1)), esc(short_value(med)), esc(short_value(q3)),
-                     esc(short_value(hi)), esc(short_value(mean)), esc(m.unit));
+                     html_escape(short_value(lo)), html_escape(short_value(q1)), html_escape(short_value(med)), html_escape(short_value(q3)),
+                     html_escape(short_value(hi)), html_escape(short_value(mean)), html_escape(m.unit));
     s += fmt::format("<line class=\"whisker\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>", x.at(lo, kX0, kW), y,
                      x.at(hi, kX0, kW), y);
     s += fmt::format("<rect class=\"box\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"10\"/>", x.at(q1, kX0, kW),
@@ -138,18 +136,18 @@ std::string forks_svg(const stats::AggregatedMetric& m) {
     s += fmt::format("<circle class=\"forkmean\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\"/></g>", x.at(mean, kX0, kW), y);
   }
   s += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{}</text><text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{} {}</text>", kX0,
-                   height - 2, esc(short_value(x.lo)), kX0 + kW, height - 2, esc(short_value(x.hi)), esc(m.unit));
+                   height - 2, html_escape(short_value(x.lo)), kX0 + kW, height - 2, html_escape(short_value(x.hi)), html_escape(m.unit));
   return s + "</svg>";
 }
 
 std::string metric_value_html(const stats::AggregatedMetric& m) {
   if (exact_unit(m.unit)) {
-    std::string s = esc(exact_decimal(m.score));
-    if (std::isfinite(m.error) && m.error > 0) s += " &plusmn; " + esc(report::format_error(m.error));
+    std::string s = html_escape(exact_decimal(m.score));
+    if (std::isfinite(m.error) && m.error > 0) s += " &plusmn; " + html_escape(report::format_error(m.error));
     return s;
   }
-  std::string s = esc(report::format_score(m.score));
-  if (std::isfinite(m.error)) s += " &plusmn; " + esc(report::format_error(m.error));
+  std::string s = html_escape(report::format_score(m.score));
+  if (std::isfinite(m.error)) s += " &plusmn; " + html_escape(report::format_error(m.error));
   return s;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 std::string esc(const std::string& s) { return formats::html_escape(s); }
 
-double share_of(const std::vector<Weight>& w, const HotCode& hc) {
+double html_share_of(const std::vector<Weight>& w, const HotCode& hc) {
   if (w.empty() || hc.totals.empty() || hc.totals[0].samples == 0) return 0;
   return static_cast<double>(w[0].samples) / static_cast<double>(hc.totals[0].samples);
 }
@@ -72,7 +72,7 @@ std::string perfasm_html(const HotCode& hc, const PerfasmOptions& options) {
          "</th><th>owner</th><th>region (function)</th><th>object</th></tr>";
   for (std::size_t i = 0; i < hc.regions.size() && static_cast<int>(i) < options.top; ++i) {
     const auto& r = hc.regions[i];
-    out += "<tr>" + bar_cell(share_of(r.weights, hc)) + per_op_cell(hc, r.weights) +
+    out += "<tr>" + bar_cell(html_share_of(r.weights, hc)) + per_op_cell(hc, r.weights) +
            fmt::format("<td class=\"pa-{0}\">{0}</td><td title=\"{1}\">{2}</td><td>{3}</td></tr>", owner_name(r.owner),
                        esc(r.function), esc(short_name(r.function)), esc(base_name(r.module)));
   }
@@ -80,11 +80,11 @@ std::string perfasm_html(const HotCode& hc, const PerfasmOptions& options) {
 
   std::size_t index = 0;
   for (const auto& r : hc.regions) {
-    if (share_of(r.weights, hc) < options.hot_threshold) break;
+    if (html_share_of(r.weights, hc) < options.hot_threshold) break;
     ++index;
     out += fmt::format("<details{}><summary>Hottest region {}: <span class=\"pa-{}\">[{}]</span> {} — {:.2f}%</summary>",
                        index == 1 ? " open" : "", index, owner_name(r.owner), owner_name(r.owner), esc(short_name(r.function)),
-                       share_of(r.weights, hc) * 100);
+                       html_share_of(r.weights, hc) * 100);
     for (const auto& loop : r.loops)
       out += fmt::format("<div class=\"pa-loop\">hot loop 0x{:x}..0x{:x}: {:.2f}% of this region</div>", loop.loop.start,
                          loop.loop.end, loop.share * 100);
@@ -107,7 +107,7 @@ std::string perfasm_html(const HotCode& hc, const PerfasmOptions& options) {
         out += "<tr class=\"pa-inl\"><td></td><td></td><td></td><td colspan=\"3\">inlined: " + esc(inl) + "</td></tr>";
       last_chain = inl;
       const std::string src = ins.line.known() ? fmt::format("{}:{}", base_name(ins.line.file), ins.line.line) : "";
-      out += "<tr>" + bar_cell(share_of(ins.weights, hc)) + per_op_cell(hc, ins.weights) +
+      out += "<tr>" + bar_cell(html_share_of(ins.weights, hc)) + per_op_cell(hc, ins.weights) +
              fmt::format("<td class=\"pa-loop\">{}</td><td>0x{:x}</td><td class=\"pa-{}\">{}</td><td class=\"pa-src\" "
                          "title=\"{}\">{}{}</td></tr>",
                          esc(ins.loop_marks), ins.address, owner_name(ins.owner), esc(ins.text), esc(title), esc(src),
@@ -121,14 +121,14 @@ std::string perfasm_html(const HotCode& hc, const PerfasmOptions& options) {
     const auto& l = hc.source_lines[i];
     std::string instructions;
     for (const auto& m : l.instructions) instructions += (instructions.empty() ? "" : " ") + m;
-    out += "<tr>" + bar_cell(share_of(l.weights, hc)) + per_op_cell(hc, l.weights) +
+    out += "<tr>" + bar_cell(html_share_of(l.weights, hc)) + per_op_cell(hc, l.weights) +
            fmt::format("<td title=\"{}\">{}</td><td>{}</td><td>{}</td></tr>", esc(l.name), esc(base_name(l.name)),
                        esc(short_name(l.where)), esc(instructions));
   }
   out += "</table>";
   out += "<table class=\"pa-owners\"><tr><th>share</th><th>" + esc(hc.per_op_unit()) + "</th><th>owner</th></tr>";
   for (const auto& o : hc.owners)
-    out += "<tr>" + bar_cell(share_of(o.weights, hc)) + per_op_cell(hc, o.weights) + "<td>" + esc(o.name) + "</td></tr>";
+    out += "<tr>" + bar_cell(html_share_of(o.weights, hc)) + per_op_cell(hc, o.weights) + "<td>" + esc(o.name) + "</td></tr>";
   out += "</table></section>";
   return out;
 }

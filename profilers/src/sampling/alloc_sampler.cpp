@@ -32,7 +32,7 @@ struct Capture {
   std::size_t n = 0;
 };
 
-_Unwind_Reason_Code on_frame(_Unwind_Context* context, void* arg) {
+_Unwind_Reason_Code on_unwind_frame(_Unwind_Context* context, void* arg) {
   auto& c = *static_cast<Capture*>(arg);
   if (c.n >= kMaxFrames) return _URC_END_OF_STACK;
   c.ips[c.n++] = _Unwind_GetIP(context);
@@ -68,7 +68,7 @@ void AllocationSampler::on_sample(std::size_t, std::uint64_t bytes, void* self_a
   auto& self = *static_cast<AllocationSampler*>(self_arg);
   self.inside_.fetch_add(1, std::memory_order_acq_rel);
   Capture c;
-  _Unwind_Backtrace(&on_frame, &c);
+  _Unwind_Backtrace(&on_unwind_frame, &c);
   // The first frame is this function's own: the stack starts at its caller.
   const std::size_t skip = c.n > 0 ? 1 : 0;
   const std::size_t frames = c.n - skip;

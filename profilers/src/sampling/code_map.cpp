@@ -2,6 +2,8 @@
 // CodeMap: executable segments of the loaded objects, from dl_iterate_phdr.
 #include "sampling/code_map.hpp"
 
+#include "sampling/sampling_profiler.hpp"  // executable_path()
+
 #include <link.h>
 #include <unistd.h>
 
@@ -11,12 +13,6 @@
 
 namespace cmh::profilers::sampling {
 namespace {
-
-std::string executable_path() {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string(kUnknownModule);
-}
 
 struct Collect {
   Profile* profile;
@@ -31,7 +27,10 @@ int on_object(dl_phdr_info* info, std::size_t, void* data) {
   std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
   const bool main_program = c.first && name.empty();
   c.first = false;
-  if (main_program) name = executable_path();
+  if (main_program) {
+    name = executable_path();
+    if (name.empty()) name = kUnknownModule;
+  }
   else if (name.empty() || name.find("linux-vdso") != std::string::npos || name.find("linux-gate") != std::string::npos)
     name = "[vdso]";
   std::uint32_t module = UINT32_MAX;

@@ -160,6 +160,8 @@ WindowSampler::WindowSampler(SamplerConfig config) : config_(std::move(config)),
   rings_.resize(kMaxThreads);
   wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   drainer_ = std::thread([this] { drain_loop(); });
+  // attach_threads() must know the drain thread's id to leave it without events.
+  while (drainer_tid_.load() == 0) std::this_thread::yield();
 }
 
 WindowSampler::~WindowSampler() {

@@ -59,6 +59,17 @@ void choose_sampled_events(const std::vector<std::string>& names, ProfilerOption
   }
 }
 
+std::optional<std::string> sampling_limitation() {
+  SamplerConfig probe;
+  probe.events = {*find_sampled_event("cycles")};
+  const auto cycles = WindowSampler::probe(probe);
+  if (!cycles) return std::nullopt;
+  probe.events = {*find_sampled_event("cpu-clock")};
+  if (auto clock = WindowSampler::probe(probe))
+    return "sampling is " + *clock + "; a run goes on without it and says so in one line";
+  return "cycles cannot be sampled here (" + *cycles + "): cpu-clock samples instead";
+}
+
 std::string executable_path() {
   char buf[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);

@@ -47,6 +47,11 @@ struct SamplingSettings {
 void choose_sampled_events(const std::vector<std::string>& names, ProfilerOptionReader& reader,
                            SamplingSettings& settings);
 
+/// What -lprof and name:help say about sampling here: nullopt when cycles can be sampled,
+/// else "cycles cannot be sampled here (...): cpu-clock instead", or that sampling is not
+/// permitted (and that a run goes on without it).
+std::optional<std::string> sampling_limitation();
+
 /// This executable's path (/proc/self/exe), or "" if unknown.
 std::string executable_path();
 
