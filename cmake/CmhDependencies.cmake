@@ -6,6 +6,10 @@ find_package(Boost 1.74 REQUIRED)  # header-only Boost.Math: Student t quantiles
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(NUMA REQUIRED IMPORTED_TARGET numa)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)  # benchmark filters (host/planner_selection.cpp)
+# -prof perfasm / flame: symbols, source lines, inline chains and stack unwinding (elfutils
+# libdw, with libelf) and disassembly (Capstone).
+pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
+pkg_check_modules(CAPSTONE REQUIRED IMPORTED_TARGET capstone)
 if(CMH_BUILD_TESTS)
   find_package(doctest REQUIRED)
   # /usr/bin/python3 is Debian's, the one python3-scipy (compare.py) is installed for.

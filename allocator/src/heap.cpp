@@ -605,6 +605,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
 void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) { return alloc_in(heap, size, counted, zero); }
 
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
+  if (CMH_UNLIKELY(sample_hook_set())) sample_allocation(counted);
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
     if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, 0);
     if (CMH_UNLIKELY(forward_chosen())) return forward::alloc(size, counted, zero);

@@ -158,6 +158,9 @@ void numa_log_print(const char* when);
 Totals process_totals();
 uint64_t thread_bytes();
 uint64_t thread_count();
+// sample_hook.cpp: -prof flame:alloc's hook, checked on the slow path only.
+bool sample_hook_set();
+void sample_allocation(size_t size);
 uint64_t live_threads_bytes();
 uint64_t gc_count();
 uint64_t gc_time_ns();

@@ -60,13 +60,15 @@ const char* errno_name(int err) {
   }
 }
 
-std::string explain_errno(int err, const PerfEventSpec& event) {
+}  // namespace
+
+std::string explain_perf_open_error(int err, bool hardware) {
   const std::string call = std::string("perf_event_open: ") + errno_name(err);
   switch (err) {
     case ENOENT:
     case EOPNOTSUPP:
     case ENODEV:
-      return event.hardware ? "no hardware PMU, as in a VM without a virtual PMU; " + call
+      return hardware ? "no hardware PMU, as in a VM without a virtual PMU; " + call
                             : "the kernel does not provide it; " + call;
     case EACCES:
     case EPERM:
@@ -84,6 +86,10 @@ std::string explain_errno(int err, const PerfEventSpec& event) {
       return call;
   }
 }
+
+namespace {
+
+std::string explain_errno(int err, const PerfEventSpec& event) { return explain_perf_open_error(err, event.hardware); }
 
 /// Opens on `tid`; with kernel counting refused, retries user-space only.
 int open_with_fallback(const PerfEventSpec& event, pid_t tid, bool& user_only, int& err) {

@@ -43,6 +43,10 @@ std::optional<std::string> perf_unsupported_reason();
 /// or nullopt when every event in the table opens.
 std::optional<std::string> perf_limitation();
 
+/// One line on why perf_event_open failed with `err` (errno) for a hardware or software
+/// event: no PMU, not permitted (and what to change), no kernel support, ...
+std::string explain_perf_open_error(int err, bool hardware);
+
 /// Δcount scaled for multiplexing: the event ran `running` of the `enabled` time.
 double scale_for_multiplexing(std::uint64_t count, std::uint64_t enabled, std::uint64_t running);
 

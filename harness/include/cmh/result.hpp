@@ -165,11 +165,22 @@ struct PrecisionOutcome {
   int planned_iterations = 0;  ///< -i per fork
 };
 
+/// A profiler's report on a whole benchmark, all its forks together (-prof perfasm's hot
+/// code, -prof flame's files): text for the console, printed after the Result block as
+/// JMH prints its text results, and a section for -rf html.
+struct ProfilerReport {
+  std::string label;   ///< "asm": the text is printed under Secondary result "<benchmark>:asm"
+  std::string text;    ///< the console text (lines, '\n'-terminated), or empty
+  std::string notice;  ///< one line printed as is (e.g. why the profiler could not run), or empty
+  std::string html;    ///< an HTML fragment for the report (self-contained, nothing fetched), or empty
+};
+
 struct BenchmarkRunResult {
   BenchmarkParams params;
   std::vector<ForkResult> forks;  ///< measurement forks only
   std::optional<Failure> failure; ///< the first failure of any fork, if one failed
   std::optional<PrecisionOutcome> precision;  ///< set by -prec
+  std::vector<ProfilerReport> reports;  ///< from the host's profiler instances, after the last fork
   bool failed() const { return failure.has_value(); }
 };
 

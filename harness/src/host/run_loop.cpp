@@ -66,7 +66,8 @@ HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
   for (const auto& spec : bp.profilers) {
     const ProfilerInfo& info = *profiling::resolve_profiler(spec).info;
     const bool wanted = in_process ? info.internal : info.external;
-    if (in_process && info.external) p.external_names.push_back(info.name);
+    // A profiler with a part in the fork runs that part in-process; only pure wrappers do not run.
+    if (in_process && info.external && !info.internal) p.external_names.push_back(info.name);
     if (!wanted) continue;
     p.owned.push_back(profiling::create_profiler(spec));
     if (in_process) {
@@ -76,6 +77,17 @@ HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
     }
   }
   return p;
+}
+
+/// The profilers' reports on the whole benchmark (Profiler::benchmark_reports).
+void collect_reports(HostProfilers& profilers, BenchmarkRunResult& run) {
+  for (auto& p : profilers.owned) {
+    try {
+      for (auto& r : p->benchmark_reports(run)) run.reports.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      run.reports.push_back({"", "", std::string("a profiler's report failed: ") + e.what(), ""});
+    }
+  }
 }
 
 class RunLoop {
@@ -170,9 +182,10 @@ class RunLoop {
     for (const bool warmup : {true, false}) {
       const int count = warmup ? bp.warmup_forks : bp.forks;
       for (int i = 1; i <= count; ++i)
-        if (!run_one_fork(bp, profilers, i, count, warmup, run)) return;
+        if (!run_one_fork(bp, profilers, i, count, warmup, run)) return collect_reports(profilers, run);
     }
     if (cl_.precision) add_forks_for_precision(bp, profilers, run);
+    collect_reports(profilers, run);
   }
 
   Nanos max_time() const { return cl_.max_time.value_or(std::chrono::seconds(60)); }
@@ -325,6 +338,7 @@ class RunLoop {
     if (failure && !observer.failure_shown()) output_.fork_failure(bp, *failure);
     run.forks.push_back(std::move(fork));
     run.failure = failure;
+    collect_reports(profilers, run);
   }
 
   /// -wm BULK / -wmb with -f 0: the bulk warmups run once, before the first benchmark

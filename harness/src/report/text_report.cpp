@@ -331,6 +331,18 @@ void TextReport::benchmark_end(const BenchmarkRunResult& result) {
     else
       write(fmt::format("Result \"{}\": no measurement iterations\n", name));
   }
+  // Profilers' whole-benchmark reports (perfasm's hot code), as JMH prints text results.
+  for (const auto& r : result.reports) {
+    if (!r.notice.empty()) {
+      blank_lines(1);
+      write(r.notice + "\n");
+    }
+    if (!r.text.empty()) {
+      blank_lines(2);
+      write(fmt::format("Secondary result \"{}:{}\":\n", name, r.label));
+      write(r.text.back() == '\n' ? r.text : r.text + "\n");
+    }
+  }
   blank_lines(2);
   flush_();
 }

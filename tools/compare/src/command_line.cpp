@@ -17,9 +17,10 @@ Benchmarks are matched by name, mode and parameters. For the score and every sec
 metric present on both sides it prints both scores, the ratio new/base with a Fieller
 confidence interval, Welch's t and Mann-Whitney U p-values, and a verdict. The samples
 are the forks when both sides have several, else the iterations (Google Benchmark: the
-repetitions). Exact counts per op (B/op, allocs/op) are compared without a test, and
-so are counts under Callgrind (icount.*), by their difference, when both runs used
-the same counting model.
+repetitions). Exact counts per op (B/op, allocs/op) are compared without a test and
+printed with every digit, the difference beside the ratio (1.000016 (+16)); so are
+counts under Callgrind (icount.*), by their difference, when both runs used the same
+counting model.
 
 Options:
   --threshold P[%]          allowed worsening of the score and of the exact metrics
@@ -47,6 +48,11 @@ Options:
   -o, --output FILE         write the output to FILE
   --html FILE               also write a self-contained HTML report (inline SVG ratio
                             charts with intervals, gates, samples and verdicts)
+  --flame BASE_DIR NEW_DIR  where the runs differ, from -prof flame:dir= (or perfasm's
+                            saveLogTo=) of each: the functions by change of their cost
+                            per op, and a differential flame graph per benchmark,
+                            coloured where a change exceeds the fork-to-fork variance
+  --flame-out DIR           where the differential pages go (default .)
   -h, --help                this text
 
 Exit status: 0 no regression past a threshold, 1 regression, 2 bad input or usage.
@@ -114,6 +120,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       else throw InputError("--format " + v + ": expected text, markdown or json");
     } else if (a == "--html") {
       cl.html = value();
+    } else if (a == "--flame") {
+      cl.flame = {value(), value()};
+    } else if (a == "--flame-out") {
+      cl.flame_out = value();
     } else if (a == "-o" || a == "--output") {
       cl.output = value();
     } else if (a == "--base" || a == "--new") {

@@ -19,6 +19,8 @@ struct CommandLine {
   OutputFormat format = OutputFormat::text;
   std::string output;    ///< -o FILE; empty: stdout
   std::string html;      ///< --html FILE: also write the HTML report
+  std::vector<std::string> flame;  ///< --flame BASE_DIR NEW_DIR: sampled stacks of both runs
+  std::string flame_out = ".";     ///< --flame-out DIR: where the differential pages go
   bool help = false;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "html.hpp"
 
+#include "exact_text.hpp"
 #include "formats/escape.hpp"
 
 #include <fmt/format.h>
@@ -132,7 +133,8 @@ std::string render_html(const std::vector<Comparison>& pairs, const CompareOptio
            "<th class=\"l\">interval and gate</th><th class=\"l\">samples</th><th>Welch p</th><th>U p</th>"
            "<th class=\"l\">verdict</th></tr>\n";
       for (const auto& m : b.metrics) {
-        const auto score = [](double v, double e) {
+        const auto score = [&m](double v, double e) {
+          if (m.exact) return exact_number(v);
           return std::isfinite(e) ? num(v) + " &plusmn; " + num(e) : num(v);
         };
         h += fmt::format(
@@ -140,7 +142,7 @@ std::string render_html(const std::vector<Comparison>& pairs, const CompareOptio
             "<td class=\"l\">{}</td><td class=\"l\">{}<br>{}</td><td>{}</td><td>{}</td><td class=\"l {}\">{}</td></tr>\n",
             m.difference ? " counted" : "", esc(m.label), score(m.base_score, m.base_error),
             score(m.new_score, m.new_error), esc(m.unit),
-            num(m.ratio_point), ratio_svg(m), samples_svg(m),
+            m.exact ? esc(exact_ratio(m.base_score, m.new_score)) : num(m.ratio_point), ratio_svg(m), samples_svg(m),
             m.difference ? esc(fmt::format("{}, difference {:+.4g}", m.samples, *m.difference))
             : m.exact    ? "exact"
                          : esc(fmt::format("{} {}/{}", m.samples, m.base_n, m.new_n)),

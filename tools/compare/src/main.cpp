@@ -3,6 +3,7 @@
 // with one line on stderr for bad input (a missing, empty, truncated or foreign file,
 // a bad option).
 #include "command_line.hpp"
+#include "flame_diff.hpp"
 #include "html.hpp"
 
 #include <cstdio>
@@ -33,7 +34,12 @@ int main(int argc, char** argv) {
     bool matched = false;
     for (const auto& p : pairs) matched = matched || !p.benchmarks.empty();
     if (!matched) throw InputError("no benchmark matches between the files (names, modes and parameters differ)");
-    const std::string out = render(pairs, cl.format, cl.options);
+    std::string out = render(pairs, cl.format, cl.options);
+    std::vector<FlameDiff> flames;
+    if (!cl.flame.empty()) {
+      flames = diff_flame_dirs(cl.flame[0], cl.flame[1], cl.flame_out, cl.options.alpha);
+      if (cl.format == OutputFormat::text) out += "\n" + flame_diff_text(flames);
+    }
     if (cl.output.empty()) {
       std::cout << out << std::flush;
     } else {
@@ -44,7 +50,9 @@ int main(int argc, char** argv) {
     }
     if (!cl.html.empty()) {
       std::ofstream f(cl.html, std::ios::binary);
-      f << render_html(pairs, cl.options);
+      std::string page = render_html(pairs, cl.options);
+      if (!flames.empty()) page.insert(page.rfind("</body>"), flame_diff_html(flames));
+      f << page;
       f.close();
       if (!f) throw InputError(cl.html + ": cannot write");
     }

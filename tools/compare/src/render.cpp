@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "render.hpp"
 
+#include "exact_text.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -23,7 +25,9 @@ std::string score_text(double score, double error) {
 
 std::string num_signed(double v) { return std::isfinite(v) ? fmt::format("{:+.4g}", v) : num(v); }
 
-std::string ratio_text(const MetricComparison& m) { return num(m.ratio_point); }
+std::string ratio_text(const MetricComparison& m) {
+  return m.exact ? exact_ratio(m.base_score, m.new_score) : num(m.ratio_point);
+}
 
 std::string interval_text(const MetricComparison& m, double level) {
   if (m.difference) return "diff " + num_signed(*m.difference);
@@ -71,8 +75,10 @@ std::vector<Row> rows_of(const Comparison& c, double level) {
     }
     bool first = true;
     for (const auto& m : b.metrics) {
-      rows.push_back({first ? benchmark_text(b) : "", m.label, m.unit, score_text(m.base_score, m.base_error),
-                      score_text(m.new_score, m.new_error), ratio_text(m), interval_text(m, level),
+      rows.push_back({first ? benchmark_text(b) : "", m.label, m.unit,
+                      m.exact ? exact_number(m.base_score) : score_text(m.base_score, m.base_error),
+                      m.exact ? exact_number(m.new_score) : score_text(m.new_score, m.new_error), ratio_text(m),
+                      interval_text(m, level),
                       samples_text(m), welch_text(m), u_text(m), verdict_text(m)});
       first = false;
     }
