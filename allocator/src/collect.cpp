@@ -27,9 +27,9 @@ void heap_drain_notify(Heap* heap, Episode& episode) {
       } else {
         queue_remove(&heap->full, page);
         page->flags &= static_cast<uint8_t>(~kInFull);
-        queue_push_front(&heap->queues[page->size_class], page);
+        queue_push_back(&heap->queues[page->size_class], page);
         page->queue = kQueueClass;
-        update_direct(heap, page->size_class);
+        if (heap->queues[page->size_class].first == page) update_direct(heap, page->size_class);
       }
     } else if (page->queue == kQueueClass && page->used == 0 && (page->next || page->prev)) {
       // It emptied while the notification was in flight: retire it now that nothing points to it.

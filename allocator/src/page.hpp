@@ -93,6 +93,19 @@ inline void queue_push_front(PageQueue* q, Page* page) {
   q->first = page;
 }
 
+// A page that comes back from the full queue goes to the back: the current page (the
+// front, which malloc's direct table points to) keeps serving, and the returning page
+// gathers more frees before the queue reaches it (mimalloc's order too).
+inline void queue_push_back(PageQueue* q, Page* page) {
+  page->next = nullptr;
+  page->prev = q->last;
+  if (q->last)
+    q->last->next = page;
+  else
+    q->first = page;
+  q->last = page;
+}
+
 inline void queue_remove(PageQueue* q, Page* page) {
   if (page->prev)
     page->prev->next = page->next;
