@@ -13,7 +13,7 @@ namespace cmh::allocator {
 /// pre: size <= kDirectMax. A block from the direct page of `size`, counted; or nullptr
 /// (no free block, or the periodic slow path is due: kTallyCheck).
 CMH_INLINE void* pop_direct(Heap* heap, size_t size) {
-  Page* page = heap->direct[(size + 15) >> 4];
+  Page* page = heap->direct[(size + kDirectGrain - 1) / kDirectGrain];
   Block* block = page->free;
   uint64_t* tally = &heap->tally[page->node];
   const uint64_t t = __atomic_load_n(tally, __ATOMIC_RELAXED);

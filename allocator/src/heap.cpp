@@ -615,7 +615,8 @@ void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
 }
 
 void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {
-  if (align <= 16) return heap_alloc_in(heap, size, size, false);
+  // Blocks of the 8-byte class are only 8-aligned: a smaller request takes a 16-byte block.
+  if (align <= 16) return heap_alloc_in(heap, size < align ? align : size, size, false);
   if (align <= kSliceSize) {
     // A multiple of a power of two A is a class with A-aligned blocks (size_class.hpp);
     // large and huge blocks start on a slice.

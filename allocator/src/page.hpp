@@ -33,7 +33,7 @@ inline constexpr uint8_t kHasAligned = 2;  // holds an interior pointer from ali
 //              moves to kNotifying, tells the owner (heap notify list), then sets kNormal.
 //  kNotifying: that remote free is between its push and its notification.
 inline constexpr uintptr_t kNormal = 0, kFull = 1, kNotifying = 2, kStateMask = 3;
-// The high 16 bits count the blocks on the list (a page holds at most 4096), so that the
+// The high 16 bits count the blocks on the list (a page holds at most 8192), so that the
 // owner collects a whole list with one exchange and no walk over blocks another core just
 // wrote (the walk was half of a producer's time in a producer/consumer pipeline). Blocks
 // live below 2^48 (region_space_init checks the reservation).
