@@ -165,7 +165,7 @@ Page* find_page(Heap* heap, size_t c, Episode& episode) {
   PageQueue& q = heap->queues[c];
   for (Page* page = q.first; page;) {
     Page* next = page->next;
-    if (!page->free) page_collect(page, episode, true);
+    if (!page->free) page_collect(page, episode);
     if (!page->free && page->capacity < page->reserved) page_extend(page);
     if (page->free) {
       if (page != q.first) {
@@ -375,7 +375,7 @@ void heap_fold(Heap* heap) { fold_tally(heap); }
 
 // ---- pages ----
 
-void page_collect(Page* page, Episode& episode, bool merge_local) {
+void page_collect(Page* page, Episode& episode) {
   uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
   if (tf & ~kStateMask) {
     while (!page->thread_free.compare_exchange_weak(tf, tf & kStateMask, std::memory_order_acquire,
@@ -384,24 +384,28 @@ void page_collect(Page* page, Episode& episode, bool merge_local) {
     Block* list = thread_free_list(tf);
     if (list) {
       episode.note(kGcDrain);
-      if (page->free) {
-        Block* tail = list;  // rare: collecting a page that still has free blocks
+      // Other threads' frees go where a list is empty, so that nothing is walked: a walk
+      // reads blocks nobody touched for a while (the periodic collection walked every
+      // page's lists, a tenth of larson's allocator time). Only a page with blocks on all
+      // three lists appends one to another.
+      if (!page->free) {
+        page->free = list;
+      } else if (!page->local_free) {
+        page->local_free = list;
+      } else {
+        Block* tail = list;
         while (tail->next) tail = tail->next;
         tail->next = page->free;
+        page->free = list;
       }
-      page->free = list;
       page->used -= thread_free_count(tf);
     }
   }
-  if (page->local_free && (merge_local || !page->free)) {
-    if (!page->free) {
-      page->free = page->local_free;
-    } else {
-      Block* tail = page->local_free;
-      while (tail->next) tail = tail->next;
-      tail->next = page->free;
-      page->free = page->local_free;
-    }
+  // The owner's frees when `free` ran out. With both lists holding blocks nothing moves:
+  // `used` does not depend on which list a free block is on, and malloc takes local_free
+  // once free is empty.
+  if (page->local_free && !page->free) {
+    page->free = page->local_free;
     page->local_free = nullptr;
   }
   if constexpr (CMH_ALLOC_DEBUG) debug_check_page(page);
