@@ -293,25 +293,19 @@ bool tally_due(const Heap* heap) {
   return false;
 }
 
-// Allocations since the last look at the maintenance clock, fast path included, so that
-// the periodic work runs every 256 allocations however they divide into slow-path calls.
-bool maintenance_check_due(Heap* heap) {
-  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
-  uint64_t count = 0;
-  for (int n = 0; n < nodes; ++n) count += __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >> kTallyShift;
-  heap->allocs_since_check += count + 1;
-  if (heap->allocs_since_check < (kTallyCheck >> kTallyShift)) return false;
-  heap->allocs_since_check = 0;
-  return true;
-}
-
+// The periodic part of a slow path that takes the heap's lock. Every 256 allocations (a
+// tally at kTallyCheck: the fast path's one compare sent the call here; slow-path
+// allocations count in the tally too) and every 256 such calls, the tally is folded,
+// which re-arms that compare, and the maintenance clock is read. In between, a slow path
+// only drains notifications and retires pages that waited long enough: no fold, no
+// clock (both were a measurable share of small-block loops' slow paths).
 void heap_slow_tick(Heap* heap, Episode& episode) {
-  const bool due = maintenance_check_due(heap);
-  fold_tally(heap);
   ++heap->slow_calls;
+  const bool due = tally_due(heap) || (heap->slow_calls & 255) == 0;
+  if (due) fold_tally(heap);
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
-  if (due || (heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
+  if (due) heap_maintain(heap, episode);
   if (CMH_UNLIKELY(purge_thread_wanted())) purge_thread_start();  // a fork child's first slow path
 }
 
@@ -535,28 +529,21 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
 // ---- allocation ----
 
 namespace {
-// Slow-path calls that need no periodic work may skip it; every 256th call, and any call
-// with remote notifications pending, takes the full path (heap_slow_tick) instead.
-CMH_INLINE bool take_quick_path(Heap* heap) {
-  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed) || tally_due(heap))
-    return false;
-  ++heap->slow_calls;
-  return true;
-}
-
 CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (size <= kMediumMax) {
     // The queue head usually has a block, or the owner's frees to take back (a malloc/free
-    // loop): no further slow-path work. Taking them back refills a free list, so the tally
-    // is folded first (its overflow bound, heap.hpp); every 256th call and pending remote
-    // notifications take the full path, which runs the periodic work.
+    // loop): no lock and no further work, unless the periodic work is due (the tally at
+    // kTallyCheck, which also bounds it: heap.hpp). Notifications and pages waiting to
+    // retire wait for the next call that takes the lock.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
-    Block* block = page && !tally_due(heap) ? page->free : nullptr;
-    if (!block && page && page->local_free && take_quick_path(heap)) {
-      fold_tally(heap);
-      block = page->local_free;
-      page->local_free = nullptr;
+    Block* block = nullptr;
+    if (page && !tally_due(heap)) {
+      block = page->free;
+      if (!block && page->local_free) {
+        block = page->local_free;
+        page->local_free = nullptr;
+      }
     }
     if (block) {
       page->free = block->next;
@@ -567,8 +554,11 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       return block;
     }
   }
-  if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first && take_quick_path(heap)) {
-    // A large block freed a moment ago comes back without further slow-path work.
+  if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first &&
+      ((heap->slow_calls + 1) & 255) != 0 && !tally_due(heap) && !heap->notify.load(std::memory_order_relaxed)) {
+    // A large block freed a moment ago comes back without further slow-path work. Large
+    // blocks do not count in the tally: every 256th such call takes the full path instead.
+    ++heap->slow_calls;
     LockGuard guard(heap->lock);
     bool refused = false;
     if (Page* page = large_from_cache(heap, size, &refused)) {
@@ -596,7 +586,11 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       p = alloc_block(heap, size, &is_zero, episode);
       if (!p) heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
-    if (p) count_slow(heap, counted, p);
+    if (p && size <= kMediumMax) {
+      tally_add(heap, page_of_pointer(p), counted);  // bounded: heap_slow_tick folded if due
+    } else if (p) {
+      count_slow(heap, counted, p);
+    }
   }
   // The out-of-memory hook may allocate: called with no lock held (except the bootstrap
   // lock, which a heap without an owner thread is used under).

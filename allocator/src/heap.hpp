@@ -21,10 +21,11 @@ namespace cmh::allocator {
 enum HeapState : uint32_t { kHeapEmpty = 0, kHeapLive, kHeapPooled, kHeapBusy, kHeapOrphan, kHeapBootstrap };
 
 // The tally packs, since the last fold, the allocation count (high 24 bits) and the
-// bytes (low 40 bits) into one word, so counting is one add. The slow path folds it into
-// the 64-bit totals; between two slow-path calls the fast path can only pop blocks that
-// were already on the free lists of the direct pages (< 2^20 blocks, < 2^30 bytes), so
-// neither field can overflow.
+// bytes (low 40 bits) into one word, so counting is one add. Small and medium blocks are
+// counted there on every path; the slow path folds it into the 64-bit totals once its
+// count reaches kTallyCheck, and no path adds to a tally at kTallyCheck without folding
+// first, so it holds at most 257 allocations of at most 64 KiB: neither field can
+// overflow. (Large and huge blocks are counted straight into the totals.)
 inline constexpr unsigned kTallyShift = 40;
 inline constexpr uint64_t kTallyOne = uint64_t{1} << kTallyShift;
 inline constexpr uint64_t kTallyBytes = kTallyOne - 1;
@@ -79,7 +80,6 @@ struct Heap {
   uint32_t slow_calls = 0;
   uint64_t next_maintenance = 0;
   uint64_t last_maintenance = 0;  // when heap_maintain last ran its work
-  uint64_t allocs_since_check = 0;  // allocations since heap_maintain last looked at the clock
   uint64_t maintenance_epoch = 0;
   Page* retiring[8] = {};
   uint32_t retiring_stamp[8] = {};

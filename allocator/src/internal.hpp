@@ -113,7 +113,7 @@ int node_of(const void* p);
 enum class CollectMode { kLight, kMaintain, kThreadExit, kForce };
 void heap_drain_notify(Heap* heap, Episode& episode);
 void heap_collect(Heap* heap, CollectMode mode, Episode& episode);
-/// Every 256 slow-path calls, and every 256 fast-path allocations (kTallyCheck): when the
+/// Every 256 locked slow-path calls, and every 256 allocations (kTallyCheck): when the
 /// maintenance period (half the decay time, at least 10 ms) has passed, collects the heap
 /// (other threads' frees, empty pages retired) and purges what has been free for the decay time.
 void heap_maintain(Heap* heap, Episode& episode);
