@@ -285,23 +285,22 @@ void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
   return alloc_huge(heap, size, is_zero);
 }
 
-// Any tally at kTallyCheck: the fast path sent this call here to run the periodic work.
-bool tally_due(const Heap* heap) {
-  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
-  for (int n = 0; n < nodes; ++n)
-    if (__atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >= kTallyCheck) return true;
-  return false;
+// A class's current page whose tally is at kTallyCheck: the fast path sent the call here
+// to run the periodic work.
+CMH_INLINE bool tally_due(const Page* head) {
+  return head && (__atomic_load_n(&head->tally, __ATOMIC_RELAXED) & kTallyCheck);
 }
 
-// The periodic part of a slow path that takes the heap's lock. Every 256 allocations (a
-// tally at kTallyCheck: the fast path's one compare sent the call here; slow-path
-// allocations count in the tally too) and every 256 such calls, the tally is folded,
-// which re-arms that compare, and the maintenance clock is read. In between, a slow path
+// The periodic part of a slow path that takes the heap's lock. Every 256 allocations of a
+// class (its current page's tally at kTallyCheck, `tally_full`: the fast path's one
+// compare sent the call here; slow-path allocations count in the tally too) and every 256
+// such calls, the tallies are folded, which re-arms that compare, and the maintenance
+// clock is read. In between, a slow path
 // only drains notifications and retires pages that waited long enough: no fold, no
 // clock (both were a measurable share of small-block loops' slow paths).
-void heap_slow_tick(Heap* heap, Episode& episode) {
+void heap_slow_tick(Heap* heap, Episode& episode, bool tally_full) {
   ++heap->slow_calls;
-  const bool due = tally_due(heap) || (heap->slow_calls & 255) == 0;
+  const bool due = tally_full || (heap->slow_calls & 255) == 0;
   if (due) fold_tally(heap);
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
@@ -358,8 +357,15 @@ void count_slow(Heap* heap, uint64_t bytes, const void* block) {
 // ---- direct table ----
 
 void update_direct(Heap* heap, size_t c) {
+  // The page that was the class's current one stops carrying its tally: folded first.
+  Page* head = heap->queues[c].first;
+  Page* tallied = heap->tallied[c].load(std::memory_order_relaxed);
+  if (tallied != head) {
+    if (tallied) fold_page(heap, tallied);
+    heap->tallied[c].store(head, std::memory_order_relaxed);
+  }
   if (kDirectRange.first[c] == 255) return;
-  Page* target = heap->queues[c].first ? heap->queues[c].first : &g_empty_page;
+  Page* target = head ? head : &g_empty_page;
   for (size_t slot = kDirectRange.first[c]; slot <= kDirectRange.last[c]; ++slot) heap->direct[slot] = target;
 }
 
@@ -538,7 +544,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
     Block* block = nullptr;
-    if (page && !tally_due(heap)) {
+    if (page && !tally_due(page)) {
       block = page->free;
       if (!block && page->local_free) {
         block = page->local_free;
@@ -549,13 +555,13 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       page->free = block->next;
       page->used++;
       if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
-      tally_add(heap, page, counted);
+      tally_add(page, counted);
       if (zero) memset(block, 0, size);
       return block;
     }
   }
   if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first &&
-      ((heap->slow_calls + 1) & 255) != 0 && !tally_due(heap) && !heap->notify.load(std::memory_order_relaxed)) {
+      ((heap->slow_calls + 1) & 255) != 0 && !heap->notify.load(std::memory_order_relaxed)) {
     // A large block freed a moment ago comes back without further slow-path work. Large
     // blocks do not count in the tally: every 256th such call takes the full path instead.
     ++heap->slow_calls;
@@ -574,7 +580,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   {
     Episode episode(heap);
     LockGuard guard(heap->lock);
-    heap_slow_tick(heap, episode);
+    heap_slow_tick(heap, episode, size <= kMediumMax && tally_due(heap->queues[class_of_size(size)].first));
     p = alloc_block(heap, size, &is_zero, episode);
     if (CMH_UNLIKELY(!p) && size <= g_hot.size) {
       // Out of memory: collect everything we can reach, other live threads' free pages
@@ -587,7 +593,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       if (!p) heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
     if (p && size <= kMediumMax) {
-      tally_add(heap, page_of_pointer(p), counted);  // bounded: heap_slow_tick folded if due
+      tally_add(page_of_pointer(p), counted);  // its class's current page, folded if it was due
     } else if (p) {
       count_slow(heap, counted, p);
     }

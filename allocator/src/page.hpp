@@ -57,7 +57,10 @@ struct alignas(64) Page {
   Page* next;                 // queue links
   Page* prev;
   uint64_t stamp;             // large cache: maintenance epoch when cached
-  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  // What malloc took from this page since the heap last folded it (heap.hpp: count in
+  // the high 24 bits, bytes in the low 40): only a size class's current page has one, so
+  // counting is one add on the line malloc already writes. Owner writes, anyone reads.
+  uint64_t tally;
   // ---- cache line 1: what any free() reads (written by the owner only when the page
   // changes hands or state) and the remote-free list. A remote free touches only this
   // line, so the owner's mallocs on line 0 and another thread's frees do not share a line.
@@ -71,7 +74,9 @@ struct alignas(64) Page {
   uint64_t block_size;
   Page* notify_next;          // link in the owner's notify list
   uint32_t slice_count;
-  uint8_t padding[20];
+  uint32_t padding;
+  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  uint8_t spare_tail[8];
 };
 static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
 static_assert(offsetof(Page, heap) == 64, "the fields every free() reads start the second cache line");
