@@ -292,12 +292,12 @@ CMH_INLINE bool tally_due(const Page* head) {
 }
 
 // The periodic part of a slow path that takes the heap's lock. Every 256 allocations of a
-// class (its current page's tally at kTallyCheck, `tally_full`: the fast path's one
-// compare sent the call here; slow-path allocations count in the tally too) and every 256
-// such calls, the tallies are folded, which re-arms that compare, and the maintenance
-// clock is read. In between, a slow path
-// only drains notifications and retires pages that waited long enough: no fold, no
-// clock (both were a measurable share of small-block loops' slow paths).
+// class (its current page's tally at kTallyCheck, `tally_full`: the fast path's one test
+// sent the call here; slow-path allocations count in the tally too) and every 256 such
+// calls, the tallies are folded, which re-arms that test, and the maintenance clock is
+// read. In between, a slow path only drains notifications and retires pages that waited
+// long enough: no fold, no clock (both were a measurable share of small-block loops'
+// slow paths).
 void heap_slow_tick(Heap* heap, Episode& episode, bool tally_full) {
   ++heap->slow_calls;
   const bool due = tally_full || (heap->slow_calls & 255) == 0;
