@@ -7,8 +7,8 @@
 //  - free lists: every link stays inside its page on a block boundary, no list is longer
 //    than the page (a cycle), and a page's blocks balance (in use + on its lists = threaded);
 //  - heaps, on every collection: each page sits in the queue its tags name, each region the
-//    heap lists is owned by it with a slice map that matches its pages, and every page's
-//    -Xmx charge is what its kind charges.
+//    heap lists is owned by it with a slice map that matches its pages, every page's -Xmx
+//    charge is what its kind charges, and only a class's current page holds a tally.
 // A failed check prints one line naming the check, the page (or pointer) and its shape,
 // then aborts.
 #include <cstring>
@@ -105,6 +105,9 @@ void check_queue(const Heap* heap, const PageQueue& q, uint8_t tag, int size_cla
     if (size_class >= 0 && page->size_class != size_class) page_fail("a page sits in another size class's queue", page, page);
     if ((page->kind == kPageSmall || page->kind == kPageMedium) && page->charged != uint64_t{page->slice_count} * kSliceSize)
       page_fail("a page's -Xmx charge is not its slices", page, page);
+    // Only a class's current page counts allocations; any other would be missed by readers.
+    if (page->tally != 0 && (size_class < 0 || page != q.first))
+      page_fail("a page that is not its class's current page holds a tally", page, page);
     debug_check_page(page);
   }
   if (q.last != prev) debug_fail("a page queue's tail is not its last page", q.last);
@@ -167,7 +170,11 @@ void debug_check_page(const Page* page) {
 }
 
 void debug_check_heap(const Heap* heap) {
-  for (size_t c = 0; c < kClassCount; ++c) check_queue(heap, heap->queues[c], kQueueClass, static_cast<int>(c));
+  for (size_t c = 0; c < kClassCount; ++c) {
+    check_queue(heap, heap->queues[c], kQueueClass, static_cast<int>(c));
+    if (heap->tallied[c].load(std::memory_order_relaxed) != heap->queues[c].first)
+      debug_fail("a heap's tallied page is not its class's current page", heap->queues[c].first);
+  }
   check_queue(heap, heap->full, kQueueFull, -1);
   check_queue(heap, heap->large_cache, kQueueLargeCache, -1);
   uint32_t avail = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The inlined fast paths shared by the malloc family (entry.cpp) and operator new/delete
 // (entry_new.cpp). malloc: index the direct table, pop `page->free`, one thread-local add
-// (into the tally of the page's node).
+// (into the page's tally, on the line malloc already writes).
 // free: subtract the reservation base, shift to the slice's descriptor, compare its owner
 // with the calling thread's heap, push onto `local_free`. Anything else is a call to heap.cpp.
 #pragma once
@@ -13,14 +13,13 @@ namespace cmh::allocator {
 /// pre: size <= kDirectMax. A block from the direct page of `size`, counted; or nullptr
 /// (no free block, or the periodic slow path is due: kTallyCheck).
 CMH_INLINE void* pop_direct(Heap* heap, size_t size) {
-  Page* page = heap->direct[(size + 15) >> 4];
+  Page* page = heap->direct[(size + kDirectGrain - 1) / kDirectGrain];
   Block* block = page->free;
-  uint64_t* tally = &heap->tally[page->node];
-  const uint64_t t = __atomic_load_n(tally, __ATOMIC_RELAXED);
-  if (CMH_UNLIKELY(block == nullptr || t >= kTallyCheck)) return nullptr;
+  const uint64_t t = __atomic_load_n(&page->tally, __ATOMIC_RELAXED);
+  if (CMH_UNLIKELY(block == nullptr || (t & kTallyCheck))) return nullptr;
   page->free = block->next;
   page->used++;
-  __atomic_store_n(tally, t + size + kTallyOne, __ATOMIC_RELAXED);
+  __atomic_store_n(&page->tally, t + (size << kTallyBytesShift) + 1, __ATOMIC_RELAXED);
   if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
   return block;
 }
