@@ -2,12 +2,14 @@
 # make test-numa, stage 2: runs inside the two-node guest (scripts/test-numa), in this
 # machine's root mounted read-only with a tmpfs overlay. Prints what it checks and a
 # PASS/FAIL line per check, then "N passed, N failed"; exit status 1 when one failed.
-#   guest-checks.sh BUILD_DIR CTEST_REGEX   (CTEST_REGEX "all": the whole suite)
+#   guest-checks.sh BUILD_DIR CTEST_REGEX [CTEST_EXCLUDE]
+#   (CTEST_REGEX "all": the whole suite; CTEST_EXCLUDE "none" or empty: nothing excluded)
 # Environment (from scripts/test-numa): CTEST_JOBS (ctest -j), CMH_TEST_TIMEOUT_SCALE (the
 # hang guards' multiplier: the ctest TIMEOUTs of this copy of the build tree are rewritten,
 # and the end-to-end scripts read it themselves, tests/e2e/cmhtest.py's guard()).
 BUILD=$1
 REGEX=$2
+EXCLUDE=${3:-none}
 CTEST_JOBS=${CTEST_JOBS:-1}
 SCALE=${CMH_TEST_TIMEOUT_SCALE:-1}
 export CMH_TEST_TIMEOUT_SCALE=$SCALE
@@ -33,6 +35,7 @@ if [ "$SCALE" != 1 ]; then
 fi
 select=(-R "$REGEX")
 [ "$REGEX" = all ] && select=()
+[ "$EXCLUDE" = none ] || select+=(-E "$EXCLUDE")
 echo "== ctest ${select[*]:-(all)} -j $CTEST_JOBS, hang guards x $SCALE (started at $(up) s)"
 # Streamed as it runs (the host sees the results file grow), failures with their output.
 ctest --test-dir "$BUILD" "${select[@]}" -j "$CTEST_JOBS" --output-on-failure \
