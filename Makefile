@@ -20,7 +20,7 @@ test-numa: build
 	./scripts/bootstrap --numa-guest
 	nice ./scripts/test-numa $(BUILD)
 
-# The allocator's randomized stress for SOAK_SECONDS (every option combination in turn,
+# The allocator's randomized stress for SOAK_SECONDS (the pairwise option set, then all in a seeded order,
 # checked and release builds side by side, each run's seed printed; scripts/soak).
 SOAK_SECONDS ?= 600
 soak: build

@@ -11,7 +11,8 @@
 // changes a code path (pre-touch, NUMA real/off/two injected nodes, background purge, -Xmx
 // close to the working set, DecayTime=0, small regions): the pairwise-covering set by
 // default (every pair of option values together at least once), the full product with
-// --all. --soak=SECONDS cycles through the full product until the time is up (make soak).
+// --all. --soak=SECONDS runs the pairwise set, then cycles through the full product (shuffled by
+// the seed) until the time is up (make soak).
 // Every child line names its seed and options, so a failure can be replayed with the same
 // random decisions (thread interleavings differ from run to run).
 //
@@ -533,8 +534,13 @@ int main(int argc, char** argv) {
   std::printf("alloc:stress: master seed %llu\n", static_cast<unsigned long long>(seed));
   Random seeds(seed);
   if (soak > 0) {
-    // The full product, over and over with new seeds, each child for 20 s, until the time is up.
-    const std::vector<Combo> combos = full_product();
+    // The pairwise-covering set first, so even a short soak meets every option pair; then the
+    // full product in an order shuffled by the master seed, over and over with new seeds, each
+    // child for 20 s, until the time is up.
+    std::vector<Combo> combos = pairwise();
+    std::vector<Combo> rest = full_product();
+    for (size_t i = rest.size(); i > 1; --i) std::swap(rest[i - 1], rest[seeds.next() % i]);
+    combos.insert(combos.end(), rest.begin(), rest.end());
     const double end = now_s() + static_cast<double>(soak);
     for (size_t k = 0; now_s() < end; ++k, ++runs) {
       std::vector<std::string> extra = pass;
