@@ -32,13 +32,14 @@
 #include "fork/adopted.hpp"
 #include "fork/classify.hpp"
 #include "fork/fork_args.hpp"
-#include "fork/messages.hpp"
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
 #include "fork/spawner.hpp"
 #include "fork/stack_snapshot.hpp"
 #include "fork/start_bound.hpp"
 #include "model/interrupt.hpp"
+#include "wire/messages.hpp"
+#include "wire/worker_process.hpp"
 
 namespace cmh::forking {
 
@@ -56,7 +57,6 @@ constexpr auto kDrainGrace = 1s;      ///< exited, but something it started stil
 // (enlarged) pipe instead of waking the host for every line.
 constexpr auto kBatchPause = 2ms;
 constexpr int kPipeBytes = 1 << 20;
-constexpr std::string_view kWorkerOptionPrefix = "--cmh-fork-worker=";
 
 
 std::string describe_time(Nanos t) {
@@ -187,7 +187,7 @@ class ForkSession {
     }
     spec.argv = prefix;
     spec.argv.push_back(executable);
-    spec.argv.push_back(std::string(kWorkerOptionPrefix) + std::to_string(kWorkerChannelFd));
+    spec.argv.push_back(std::string(kWorkerOption) + std::to_string(kWorkerChannelFd));
     std::vector<std::pair<std::string, std::string>> env_overrides = settings.environment;
     if (!settings.allocator_flags.empty()) env_overrides.emplace_back("CMH_ALLOC", allocator_env_value(settings));
     if (!settings.preload.empty())
