@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "fork/messages.hpp"
+#include "wire/messages.hpp"
 
 using namespace cmh;
 using namespace cmh::forking;

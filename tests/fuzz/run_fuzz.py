@@ -18,7 +18,7 @@ if not clang:
     sys.exit(1)
 
 sources = [os.path.join(SOURCE, "tests", "fuzz", "frame_decoder_fuzz.cpp")] + [
-    os.path.join(SOURCE, "harness", "src", "fork", f + ".cpp") for f in ("wire", "codec", "frames", "messages")]
+    os.path.join(SOURCE, "harness", "src", "wire", f + ".cpp") for f in ("bytes", "codec", "frames", "messages")]
 binary = os.path.join(work, "frame_decoder_fuzz")
 cmd = [clang, "-std=c++20", "-O1", "-g", "-Wall", "-Wextra", "-fsanitize=fuzzer,address,undefined",
        "-fno-sanitize-recover=undefined", "-I" + os.path.join(SOURCE, "harness", "include"),

@@ -8,7 +8,7 @@
 #include <csignal>
 
 #include "fork/classify.hpp"
-#include "fork/fork_runner.hpp"
+#include "wire/worker_process.hpp"
 
 using namespace cmh;
 using namespace cmh::forking;

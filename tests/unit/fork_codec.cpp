@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "fork/codec.hpp"
-#include "fork/messages.hpp"
+#include "wire/codec.hpp"
+#include "wire/messages.hpp"
 
 using namespace cmh;
 using namespace cmh::forking;

@@ -3,8 +3,8 @@
 // the bulk index of iteration frames, and an iteration's label.
 #include <doctest/doctest.h>
 
-#include "fork/codec.hpp"
-#include "fork/messages.hpp"
+#include "wire/codec.hpp"
+#include "wire/messages.hpp"
 
 using namespace cmh;
 using namespace cmh::forking;

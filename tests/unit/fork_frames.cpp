@@ -5,8 +5,8 @@
 // payload with trailing bytes is rejected by the message decoder.
 #include <doctest/doctest.h>
 
-#include "fork/frames.hpp"
-#include "fork/messages.hpp"
+#include "wire/frames.hpp"
+#include "wire/messages.hpp"
 
 using namespace cmh::forking;
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "fork/fork_runner.hpp"
+#include "wire/worker_process.hpp"
 
 namespace cmh::forking {
 

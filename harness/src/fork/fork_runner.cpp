@@ -2,13 +2,16 @@
 // run_fork(): one fork from spawn to reaping, on the host (see fork_runner.hpp).
 //
 // A single poll() loop watches the results channel, the fork's stdout and
-// stderr and its pidfd, with no threads. A watchdog bounds every phase: the
+// stderr and its pidfd, with no threads. Each decoded message goes to the
+// ProtocolTracker (protocol_tracker.hpp), which says whether it is legal and in
+// which phase the fork now is. A watchdog bounds every phase: the
 // start-up (spawn to handshake) its own bound (start_bound.hpp; a fork that misses
 // it has its stacks taken before it is stopped), an iteration its time plus -to,
 // anything else between the handshake and "finish" -to, and after "finish" the
 // process has shutdown_grace() to exit. Whatever stops a fork
-// (the watchdog, a protocol error, the user's Ctrl-C) sends SIGTERM to its
-// process group, then SIGKILL after kTerminateGrace; the child is always reaped.
+// (the watchdog, a protocol error, the user's Ctrl-C) has the ForkSupervisor
+// (supervisor.hpp) send SIGTERM to its process group, then SIGKILL after its
+// grace; the child is always reaped.
 #include "fork/fork_runner.hpp"
 
 #include <errno.h>
@@ -29,16 +32,18 @@
 #include <string_view>
 #include <utility>
 
-#include "fork/adopted.hpp"
 #include "fork/classify.hpp"
 #include "fork/fork_args.hpp"
-#include "fork/messages.hpp"
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
+#include "fork/protocol_tracker.hpp"
 #include "fork/spawner.hpp"
 #include "fork/stack_snapshot.hpp"
 #include "fork/start_bound.hpp"
+#include "fork/supervisor.hpp"
 #include "model/interrupt.hpp"
+#include "wire/messages.hpp"
+#include "wire/worker_process.hpp"
 
 namespace cmh::forking {
 
@@ -47,16 +52,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-constexpr auto kTerminateGrace = 2s;  ///< SIGTERM -> SIGKILL
 constexpr auto kShutdownGrace = 3s;   ///< "finish" -> the process must have exited (at least)
 constexpr int kShutdownGraceStartups = 10;  ///< ... or this many times the fork's start-up
-constexpr auto kDrainGrace = 1s;      ///< exited, but something it started still holds its pipes
 // A stream that is no longer echoed is read in batches: after a short read the
 // host leaves it for this long, so that a fork writing line by line fills the
 // (enlarged) pipe instead of waking the host for every line.
 constexpr auto kBatchPause = 2ms;
 constexpr int kPipeBytes = 1 << 20;
-constexpr std::string_view kWorkerOptionPrefix = "--cmh-fork-worker=";
 
 
 std::string describe_time(Nanos t) {
@@ -105,6 +107,7 @@ class ForkSession {
       : request_(request),
         plan_(*request.plan),
         observer_(observer),
+        tracker_(plan_, request.bulk_warmups, request.fail_on_error),
         out_("stdout", request.tail_lines, echo_sink(false), !request.external_profilers.empty()),
         err_("stderr", request.tail_lines, echo_sink(true), !request.external_profilers.empty()) {
     result_.index = request.index;
@@ -113,19 +116,6 @@ class ForkSession {
 
   ForkSession(const ForkSession&) = delete;
   ForkSession& operator=(const ForkSession&) = delete;
-
-  /// Only reached with a live child if something threw: the fork must not outlive it.
-  ~ForkSession() {
-    if (child_.pid > 0 && !reaped_) {
-      ::kill(-child_.pid, SIGKILL);
-      int status = 0;
-      while (::waitpid(child_.pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      kill_adopted_children();
-    }
-    close_child_fds(child_);
-    interrupt::set_fork_group(0);
-  }
 
   ForkResult run() {
     if (interrupt::signal() != 0) {
@@ -136,8 +126,7 @@ class ForkSession {
     loop();
     out_.finish();
     err_.finish();
-    close_child_fds(child_);
-    interrupt::set_fork_group(0);
+    supervisor_.release();
     result_.failure = decide_failure();
     run_after_trial();
     if (result_.failure) {
@@ -187,7 +176,7 @@ class ForkSession {
     }
     spec.argv = prefix;
     spec.argv.push_back(executable);
-    spec.argv.push_back(std::string(kWorkerOptionPrefix) + std::to_string(kWorkerChannelFd));
+    spec.argv.push_back(std::string(kWorkerOption) + std::to_string(kWorkerChannelFd));
     std::vector<std::pair<std::string, std::string>> env_overrides = settings.environment;
     if (!settings.allocator_flags.empty()) env_overrides.emplace_back("CMH_ALLOC", allocator_env_value(settings));
     if (!settings.preload.empty())
@@ -203,12 +192,11 @@ class ForkSession {
     oom_kills_before_ = oom_kill_count();
     spawn_time_ = Clock::now();
     try {
-      child_ = spawn_child(spec);
+      supervisor_.adopt(spawn_child(spec));
     } catch (const SpawnError& e) {
       result_.failure = make_failure(FailureKind::spawn, e.what());
       return false;
     }
-    interrupt::set_fork_group(child_.pid);
     result_.pid = child_.pid;
     // Room for batched reads of a chatty fork (best effort: the system's pipe-max-size rules).
     for (int fd : {child_.out, child_.err})
@@ -259,15 +247,15 @@ class ForkSession {
     while (true) {
       const auto now = Clock::now();
       check_watchdog(now);
-      if (reaped_ && (child_.out >= 0 || child_.err >= 0 || child_.channel >= 0) && now > reaped_time_ + kDrainGrace) {
+      if (supervisor_.drain_expired(now) && (child_.out >= 0 || child_.err >= 0 || child_.channel >= 0)) {
         // Something the fork started (and moved out of its process group) still holds
         // its pipes: stop listening rather than wait for it.
         close_output(child_.out, out_);
         close_output(child_.err, err_);
         close_channel();
       }
-      if (reaped_ && child_.channel < 0 && child_.out < 0 && child_.err < 0) break;
-      if (!reaped_ && child_.pidfd < 0) try_reap();
+      if (supervisor_.reaped() && child_.channel < 0 && child_.out < 0 && child_.err < 0) break;
+      if (!supervisor_.reaped() && child_.pidfd < 0) supervisor_.try_reap();
 
       pollfd fds[4];
       int n = 0;
@@ -275,7 +263,7 @@ class ForkSession {
       const int err = now >= err_pause_until_ ? child_.err : -1;
       // Output before the channel: what the fork printed before a frame is in its pipe
       // before that frame, and is echoed before the report line the frame makes.
-      for (int fd : {out, err, child_.channel, reaped_ ? -1 : child_.pidfd})
+      for (int fd : {out, err, child_.channel, supervisor_.reaped() ? -1 : child_.pidfd})
         if (fd >= 0) fds[n++] = pollfd{fd, POLLIN, 0};
       const int rc = ::poll(fds, static_cast<nfds_t>(n), poll_timeout_ms(now));
       if (rc < 0) continue;  // EINTR: the watchdog and the stop flag are checked above
@@ -283,7 +271,7 @@ class ForkSession {
         if (fds[i].revents == 0) continue;
         const int fd = fds[i].fd;
         if (fd == child_.pidfd) {
-          try_reap();
+          supervisor_.try_reap();
         } else if (fd == child_.channel) {
           read_channel(buf, sizeof buf);
         } else if (fd == child_.out) {
@@ -298,67 +286,62 @@ class ForkSession {
   int poll_timeout_ms(Clock::time_point now) const {
     auto next = now + 1s;
     auto consider = [&](Clock::time_point t) { next = std::min(next, t); };
-    if (!host_failure_ && !reaped_) consider(watchdog_deadline());
-    if (term_sent_ && !kill_sent_) consider(term_time_ + kTerminateGrace);
-    if (reaped_) consider(reaped_time_ + kDrainGrace);
-    if (child_.pidfd < 0 && !reaped_) consider(now + 20ms);  // no pidfd: poll waitpid
+    if (!host_failure_ && !supervisor_.reaped()) consider(watchdog_deadline());
+    consider(supervisor_.next_deadline());
+    if (child_.pidfd < 0 && !supervisor_.reaped()) consider(now + 20ms);  // no pidfd: poll waitpid
     if (child_.out >= 0 && out_pause_until_ > now) consider(out_pause_until_);
     if (child_.err >= 0 && err_pause_until_ > now) consider(err_pause_until_);
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 1000));
   }
 
+  /// When the fork's current phase runs out of time.
   Clock::time_point watchdog_deadline() const {
-    if (finished_) return finish_time_ + grace_;
-    if (!handshake_) return later(spawn_time_, start_bound_.total());
-    if (open_) {
-      const BenchmarkParams& plan = plan_of(open_->bulk);
-      const IterationParams& ip = params_of(open_->kind, open_->bulk);
+    if (tracker_.finished()) return finish_time_ + grace_;
+    if (!tracker_.handshake_seen()) return later(spawn_time_, start_bound_.total());
+    if (const IterationStarted* open = tracker_.open_iteration()) {
+      const BenchmarkParams& plan = tracker_.plan_of(open->bulk);
+      const IterationParams& ip = tracker_.params_of(open->kind, open->bulk);
       return later(later(open_since_, plan.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time), plan.timeout);
     }
     return later(last_progress_, plan_.timeout);
   }
 
   void check_watchdog(Clock::time_point now) {
-    if (reaped_) return;
+    if (supervisor_.reaped()) return;
     if (interrupt::signal() != 0 && !host_failure_) {
       stop(make_failure(FailureKind::interrupted, "interrupted: the host was asked to stop, and stopped the fork"));
     }
-    if (interrupt::count() >= 2 && !kill_sent_) {  // asked twice: the handler killed the group already
-      ::kill(-child_.pid, SIGKILL);
-      kill_sent_ = true;
-    }
-    if (!host_failure_ && now >= watchdog_deadline()) {
-      if (finished_) {
-        stop(make_failure(FailureKind::stray_threads,
+    // Asked twice: the handler killed the group already.
+    if (interrupt::count() >= 2) supervisor_.kill_now();
+    if (!host_failure_ && now >= watchdog_deadline()) stop(timed_out());
+    supervisor_.escalate(now);
+  }
+
+  /// The failure of a fork that ran past its phase's deadline.
+  Failure timed_out() {
+    const IterationStarted* open = tracker_.open_iteration();
+    if (tracker_.finished()) {
+      return make_failure(FailureKind::stray_threads,
                           "the fork had finished but did not exit within " +
                               describe_time(std::chrono::duration_cast<Nanos>(grace_)) +
-                              " (stray threads, or a static destructor that blocks?); cmh stopped it"));
-      } else if (open_) {
-        const BenchmarkParams& plan = plan_of(open_->bulk);
-        const IterationParams& ip = params_of(open_->kind, open_->bulk);
-        std::string budget = plan.mode == BenchmarkMode::single_shot
-                                 ? "timeout " + describe_time(plan.timeout)
-                                 : describe_time(ip.time) + " iteration + " + describe_time(plan.timeout) + " timeout";
-        const std::string whose = open_->bulk >= 0 ? " of the bulk warmup of " + plan.benchmark : "";
-        stop(make_failure(FailureKind::timeout, std::string("forked process timed out: ") + kind_text(open_->kind) +
-                                                    " iteration " + std::to_string(open_->index) + whose +
-                                                    " ran past its time (" + budget + "); cmh stopped the fork"));
-      } else if (!handshake_) {
-        stop(hung_at_start());
-      } else {
-        stop(make_failure(FailureKind::timeout, "forked process timed out: no progress for " +
-                                                    describe_time(plan_.timeout) + " " + phase_text() +
-                                                    "; cmh stopped the fork"));
-      }
+                              " (stray threads, or a static destructor that blocks?); cmh stopped it");
     }
-    if (term_sent_ && !kill_sent_ && now >= term_time_ + kTerminateGrace) {
-      // A stopped process cannot act on SIGTERM: say which it was.
-      kill_reason_ = process_state(child_.pid) == 'T' ? " (it was stopped, SIGSTOP, and was killed with SIGKILL)"
-                                                      : " (it ignored SIGTERM and was killed with SIGKILL)";
-      ::kill(-child_.pid, SIGKILL);
-      kill_sent_ = true;
+    if (open) {
+      const BenchmarkParams& plan = tracker_.plan_of(open->bulk);
+      const IterationParams& ip = tracker_.params_of(open->kind, open->bulk);
+      std::string budget = plan.mode == BenchmarkMode::single_shot
+                               ? "timeout " + describe_time(plan.timeout)
+                               : describe_time(ip.time) + " iteration + " + describe_time(plan.timeout) + " timeout";
+      const std::string whose = open->bulk >= 0 ? " of the bulk warmup of " + plan.benchmark : "";
+      return make_failure(FailureKind::timeout, std::string("forked process timed out: ") + kind_text(open->kind) +
+                                                    " iteration " + std::to_string(open->index) + whose +
+                                                    " ran past its time (" + budget + "); cmh stopped the fork");
     }
+    if (!tracker_.handshake_seen()) return hung_at_start();
+    return make_failure(FailureKind::timeout, "forked process timed out: no progress for " +
+                                                  describe_time(plan_.timeout) + " " + tracker_.idle_phase_text() +
+                                                  "; cmh stopped the fork");
   }
 
   /// The fork missed its start-up bound: its stacks, while it still runs, and the failure.
@@ -376,52 +359,10 @@ class ForkSession {
     return f;
   }
 
-  std::string phase_text() const {
-    if (!iterations_seen_) return "in trial set-up, before the first iteration";
-    const int total = plan_.warmup.count + plan_.measurement.count;
-    if (iterations_done_ >= total) return "in trial tear-down, after the last iteration";
-    return "between iterations";
-  }
-
-  /// The plan iterations belong to: the fork's own, or bulk warmup `bulk`.
-  const BenchmarkParams& plan_of(int bulk) const { return bulk >= 0 ? (*request_.bulk_warmups)[bulk] : plan_; }
-  const IterationParams& params_of(IterationKind kind, int bulk = -1) const {
-    const BenchmarkParams& plan = plan_of(bulk);
-    return kind == IterationKind::warmup ? plan.warmup : plan.measurement;
-  }
-
-  /// Frames of a bulk warmup name one the host sent; a change of plan is announced.
-  void enter_bulk(int bulk) {
-    const int count = request_.bulk_warmups ? static_cast<int>(request_.bulk_warmups->size()) : 0;
-    if (bulk < -1 || bulk >= count) throw ProtocolError("an iteration of bulk warmup " + std::to_string(bulk) +
-                                                        ", of " + std::to_string(count));
-    if (bulk == current_bulk_) return;
-    current_bulk_ = bulk;
-    observer_.bulk_warmup(bulk >= 0 ? &plan_of(bulk) : nullptr, bulk, count);
-  }
-
   /// The host decided to end this fork: remember why, and SIGTERM its group.
   void stop(Failure why) {
     if (!host_failure_) host_failure_ = std::move(why);
-    if (!term_sent_ && !reaped_) {
-      ::kill(-child_.pid, SIGTERM);
-      term_sent_ = true;
-      term_time_ = Clock::now();
-    }
-  }
-
-  void try_reap() {
-    int status = 0;
-    const pid_t r = ::waitpid(child_.pid, &status, WNOHANG);
-    if (r == child_.pid) {
-      reaped_ = true;
-      status_ = status;
-      reaped_time_ = Clock::now();
-      // Anything the fork left behind in its group goes with it, and so does
-      // anything it orphaned outside its group (re-parented to the subreaper host).
-      ::kill(-child_.pid, SIGKILL);
-      kill_adopted_children();
-    }
+    supervisor_.terminate();
   }
 
   void read_output(int& fd, OutputCapture& capture, Clock::time_point& pause_until, char* buf, std::size_t size) {
@@ -482,101 +423,63 @@ class ForkSession {
 
   void handle(const Message& message) {
     last_progress_ = Clock::now();
-    // The allocator may run out of memory in a static destructor, after "finish".
-    if (finished_ && !std::holds_alternative<OutOfMemory>(message)) throw ProtocolError("a frame after the finish frame");
-    if (!handshake_ && !std::holds_alternative<Handshake>(message))
-      throw ProtocolError("the first frame is not a handshake");
-    std::visit([this](const auto& m) { on(m); }, message);
+    ProtocolStep step = tracker_.accept(message);  // throws ProtocolError for an illegal message
+    if (step.bulk_changed) {
+      const int bulk = tracker_.bulk();
+      observer_.bulk_warmup(bulk >= 0 ? &tracker_.plan_of(bulk) : nullptr, bulk, tracker_.bulk_count());
+    }
+    std::visit([this, &step](const auto& m) { on(m, step); }, message);
   }
 
-  void on(const Handshake& m) {
-    if (handshake_) throw ProtocolError("a second handshake");
-    if (m.version != kProtocolVersion)
-      throw ProtocolError("the fork speaks protocol version " + std::to_string(m.version) + ", the host " +
-                          std::to_string(kProtocolVersion));
-    handshake_ = true;
+  // What each legal message does on the host: timestamps, results, the observer.
+  void on(const Handshake& m, ProtocolStep&) {
     grace_ = shutdown_grace(std::chrono::duration_cast<Nanos>(Clock::now() - spawn_time_));
     worker_pid_ = m.pid;
     result_.allocator = m.allocator;
     observer_.fork_allocator(m.allocator);
   }
-  void on(const PlanMessage&) { throw ProtocolError("a plan frame from the fork"); }
-  void on(const IterationStarted& m) {
-    if (open_) throw ProtocolError("an iteration started while another was running");
-    enter_bulk(m.bulk);
-    if (!iterations_seen_) {
-      iterations_seen_ = true;
+  void on(const PlanMessage&, ProtocolStep&) {}  // refused by the tracker
+  void on(const IterationStarted& m, ProtocolStep& step) {
+    if (step.first_iteration) {
       const auto startup = std::chrono::duration<double, std::milli>(Clock::now() - spawn_time_).count();
       char text[128];
       std::snprintf(text, sizeof text, "# Fork pid %lld: %.1f ms from spawn to its first iteration",
                     static_cast<long long>(worker_pid_), startup);
       observer_.verbose(text);
     }
-    open_ = m;
     open_since_ = Clock::now();
-    observer_.iteration_started(params_of(m.kind, m.bulk), m.index);
+    observer_.iteration_started(tracker_.params_of(m.kind, m.bulk), m.index);
   }
-  void on(const IterationFinished& m) {
-    if (!open_ || open_->kind != m.result.kind || open_->index != m.result.index)
-      throw ProtocolError("an iteration result that does not match the iteration that started");
-    const bool bulk = open_->bulk >= 0;
-    open_.reset();
-    if (bulk) {  // another benchmark's warmup: shown, never kept
+  void on(const IterationFinished& m, ProtocolStep& step) {
+    if (!step.kept) {  // another benchmark's warmup: shown, never kept
       observer_.iteration_finished(m.result);
       return;
     }
-    ++iterations_done_;
     auto& list = m.result.kind == IterationKind::warmup ? result_.warmup : result_.measurement;
     list.push_back(m.result);
     observer_.iteration_finished(list.back());
   }
-  void on(const IterationFailed& m) {
-    open_.reset();
-    enter_bulk(m.bulk);
-    Failure failure = m.failure;
-    // Said as what it is on the iteration line already; the allocator's line is added at the end.
-    if (failure.kind == FailureKind::out_of_memory) describe_out_of_memory(failure);
-    if (m.bulk >= 0) {
-      // JMH goes on with the next action; with -foe the fork (and so the run) stops here.
-      observer_.iteration_failed(params_of(m.kind, m.bulk), m.index, failure);
-      if (request_.fail_on_error) {
-        Failure why = failure;
-        why.message = "the bulk warmup of " + plan_of(m.bulk).benchmark + " failed (-foe true): " + failure.message;
-        stop(std::move(why));
-      }
-      return;
-    }
-    if (!worker_failure_) worker_failure_ = failure;
-    observer_.iteration_failed(params_of(m.kind), m.index, failure);
+  void on(const IterationFailed& m, ProtocolStep& step) {
+    observer_.iteration_failed(tracker_.params_of(m.kind, m.bulk), m.index, *step.iteration_failure);
+    if (step.stop) stop(std::move(*step.stop));
   }
-  void on(const BenchmarkError& m) {
-    if (!worker_failure_) worker_failure_ = m.failure;
-  }
-  void on(const Finish&) {
-    finished_ = true;
-    finish_time_ = Clock::now();
-  }
-  void on(const OutOfMemory& m) {
-    if (!allocator_oom_) allocator_oom_ = m;
-  }
+  void on(const BenchmarkError&, ProtocolStep&) {}
+  void on(const Finish&, ProtocolStep&) { finish_time_ = Clock::now(); }
+  void on(const OutOfMemory&, ProtocolStep&) {}
 
   // ---- after the fork ----
 
   /// Everything classify() needs, as observed; the decision itself is pure.
   std::optional<Failure> decide_failure() {
     ForkObservations seen;
-    seen.finished = finished_;
+    tracker_.report_to(seen);
     seen.channel_truncated = channel_truncated_;
-    seen.worker_failure = worker_failure_;
-    if (allocator_oom_) {
-      seen.allocator_oom = allocator_oom_->line;
-      seen.allocator_heap_limit = allocator_oom_->heap_limit;
-    }
     seen.host_failure = host_failure_;
-    seen.kill_note = kill_reason_;
-    seen.wait_status = status_;
+    seen.kill_note = supervisor_.kill_note();
+    const int status = supervisor_.wait_status();
+    seen.wait_status = status;
     seen.oom_kills_before = oom_kills_before_;
-    if (WIFSIGNALED(status_) && WTERMSIG(status_) == SIGKILL) seen.oom_kills_after = oom_kill_count();
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) seen.oom_kills_after = oom_kill_count();
     seen.stdout_tail = out_.tail();
     seen.stderr_tail = err_.tail();
     return classify(seen);
@@ -598,34 +501,22 @@ class ForkSession {
   const BenchmarkParams& plan_;
   ForkObserver& observer_;
   ForkResult result_;
-  ChildProcess child_;
+  ProtocolTracker tracker_;
+  ForkSupervisor supervisor_;     ///< declared before child_, which refers into it
+  ChildProcess& child_ = supervisor_.child();
   FrameDecoder decoder_;
   OutputCapture out_;
   OutputCapture err_;
   std::optional<long> oom_kills_before_;
 
   StartBound start_bound_;  ///< spawn -> handshake (set in start())
-  bool handshake_ = false;
   Nanos grace_ = kShutdownGrace;  ///< set at the handshake (shutdown_grace)
   std::int64_t worker_pid_ = 0;
-  bool iterations_seen_ = false;
-  int iterations_done_ = 0;
-  std::optional<IterationStarted> open_;
-  int current_bulk_ = -1;  ///< the bulk warmup the last frames belonged to, -1: the plan's own
-  bool finished_ = false;
   bool channel_truncated_ = false;
-  std::optional<Failure> worker_failure_;
   std::optional<Failure> host_failure_;
-  std::optional<OutOfMemory> allocator_oom_;
 
   Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
-
-  bool reaped_ = false;
-  int status_ = 0;
-  bool term_sent_ = false;
-  bool kill_sent_ = false;
-  std::string kill_reason_;  ///< why SIGKILL followed SIGTERM after the grace period, for the message
-  Clock::time_point spawn_time_, last_progress_, open_since_, finish_time_, term_time_, reaped_time_;
+  Clock::time_point spawn_time_, last_progress_, open_since_, finish_time_;
 };
 
 }  // namespace

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Forked execution, host side and worker side.
+// Forked execution, host side (worker side: worker/worker.hpp; the protocol
+// between them: wire/).
 //
-// Host: run_fork() fork+execs this executable with the hidden worker option,
+// run_fork() fork+execs this executable with the hidden worker option,
 // sends the plan over a dedicated channel (never the fork's stdout), relays
 // iteration results to the observer as they arrive, captures and echoes the
 // fork's stdout/stderr, enforces the timeout watchdog, and turns every way a
-// fork can die into a Failure. Worker: maybe_run_worker() is called first
-// thing in main(); in a fork it runs the trial and returns the exit status.
+// fork can die into a Failure.
 #pragma once
 
 #include <cmh/params.hpp>
@@ -54,10 +54,6 @@ struct ForkRequest {
   Nanos host_startup{0};
 };
 
-/// The worker's exit status when its results channel fails under it (the benchmark
-/// closed or replaced fd 3): rare enough that the host can tell it from exit(3).
-inline constexpr int kChannelLostExitCode = 121;
-
 /// How long a fork that has sent "finish" may take to exit before the host stops it:
 /// 3 s, or ten times the fork's start-up (spawn to handshake) where that is longer, so
 /// that a slow machine (an emulated guest starts a fork in seconds) is not taken for a
@@ -66,10 +62,6 @@ Nanos shutdown_grace(Nanos startup);
 
 /// Runs one fork to completion (or failure). Never throws for anything the fork does.
 ForkResult run_fork(const ForkRequest& request, ForkObserver& observer);
-
-/// If argv carries the hidden worker option, runs this process as a fork worker and
-/// returns its exit status; otherwise returns nullopt and main() goes on as the host.
-std::optional<int> maybe_run_worker(int argc, char** argv);
 
 /// Validates fork arguments (allocator flags, numactl bindings, -DNAME=value) before any
 /// fork starts. Returns an error message for the first bad one, or nullopt.

@@ -13,11 +13,9 @@
 #include <vector>
 
 #include "fork/fork_args.hpp"
+#include "wire/worker_process.hpp"
 
 namespace cmh::forking {
-
-/// The descriptor number of the results channel in the fork.
-inline constexpr int kWorkerChannelFd = 3;
 
 /// The fork could not be started; what() is one line.
 struct SpawnError : std::runtime_error {

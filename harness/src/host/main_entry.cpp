@@ -23,7 +23,7 @@
 #include "fork/adopted.hpp"
 #include "fork/fork_args.hpp"
 #include "cli/flags.hpp"
-#include "fork/fork_runner.hpp"
+#include "worker/worker.hpp"
 #include "fork/start_bound.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"

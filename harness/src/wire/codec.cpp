@@ -3,7 +3,7 @@
 // the protocol: any change to it bumps kProtocolVersion in frames.hpp. The
 // size checks below make a new field in a contract struct a compile error here
 // rather than a field that silently never crosses the channel.
-#include "fork/codec.hpp"
+#include "wire/codec.hpp"
 
 #include <string>
 #include <utility>
@@ -13,15 +13,15 @@ namespace cmh::forking {
 
 #if defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG)  // the sizes below are libstdc++'s
 // If one of these fires, a struct of the results model gained or lost a field:
-// encode and decode it below, then bump kProtocolVersion (fork/frames.hpp).
-static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
-static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
-static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update fork/codec.cpp");
+// encode and decode it below, then bump kProtocolVersion (wire/frames.hpp).
+static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update wire/codec.cpp");
+static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update wire/codec.cpp");
+static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update wire/codec.cpp");
+static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update wire/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
-static_assert(sizeof(Failure) == 152, "Failure changed: update fork/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update fork/codec.cpp");
-static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
+static_assert(sizeof(Failure) == 152, "Failure changed: update wire/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update wire/codec.cpp");
+static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update wire/codec.cpp");
 #endif
 
 namespace {

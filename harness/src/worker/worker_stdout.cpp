@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The fork worker's stdout buffering and its flushes (see worker_stdout.hpp).
-#include "fork/worker_stdout.hpp"
+#include "worker/worker_stdout.hpp"
 
 #include <errno.h>
 #include <signal.h>

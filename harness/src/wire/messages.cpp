@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Message <-> frame conversion for the fork protocol (see messages.hpp).
-#include "fork/messages.hpp"
+#include "wire/messages.hpp"
 
-#include "fork/codec.hpp"
+#include "wire/codec.hpp"
 
 #include <string>
 #include <utility>

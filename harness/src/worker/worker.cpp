@@ -5,6 +5,8 @@
 // with engine::run_trial, and sends every iteration, failure and the finish as
 // frames. It never prints: the host prints everything. Its own stdout/stderr
 // (the benchmark's output) are pipes the host reads.
+#include "worker/worker.hpp"
+
 #include <cmh/registry.hpp>
 
 #include <cxxabi.h>
@@ -27,17 +29,16 @@
 #include <vector>
 
 #include "engine/stack_guard.hpp"
-#include "fork/fork_runner.hpp"
-#include "fork/messages.hpp"
-#include "fork/worker_stdout.hpp"
+#include "engine/trial.hpp"
 #include "model/allocator_state.hpp"
 #include "profiling/profiler_factory.hpp"
+#include "wire/messages.hpp"
+#include "wire/worker_process.hpp"
+#include "worker/worker_stdout.hpp"
 
 namespace cmh::forking {
 
 namespace {
-
-constexpr std::string_view kWorkerOption = "--cmh-fork-worker=";
 
 /// Writes a whole frame; on failure says so on stderr and ends the process: the
 /// host is gone (nobody to report to) or the benchmark closed or replaced fd 3.

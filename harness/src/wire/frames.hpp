@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "fork/wire.hpp"
+#include "wire/bytes.hpp"
 
 namespace cmh::forking {
 

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "fork/frames.hpp"
+#include "wire/frames.hpp"
 
 namespace cmh::forking {
 

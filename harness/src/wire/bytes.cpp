@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Little-endian encoding of the channel's scalar types, and the bounds checks
-// that make decoding safe on any input (see wire.hpp).
-#include "fork/wire.hpp"
+// that make decoding safe on any input (see bytes.hpp).
+#include "wire/bytes.hpp"
 
 #include <bit>
 #include <cstring>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Frame header encoding and the incremental frame decoder (see frames.hpp).
-#include "fork/frames.hpp"
+#include "wire/frames.hpp"
 
 #include <string>
 

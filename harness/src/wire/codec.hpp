@@ -10,7 +10,7 @@
 #include <cmh/params.hpp>
 #include <cmh/result.hpp>
 
-#include "fork/wire.hpp"
+#include "wire/bytes.hpp"
 
 namespace cmh::forking {
 
