@@ -3,7 +3,7 @@
 // worker; on the host it checks everything that can be checked before anything
 // runs (command line, profilers, plan, result files, -o, the run lock) so that
 // bad input exits 1 having started nothing, then hands over to the run loop.
-#include "host/main_entry.hpp"
+#include <cmh/detail/main_entry.hpp>
 
 #include <cmh/allocator_api.hpp>
 #include <cmh/registry.hpp>
