@@ -84,6 +84,4 @@ CMH_EXPORT size_t cmh_alloc_stats_json(char* buffer, size_t size) {
   return stats_json(buffer, size);
 }
 
-CMH_EXPORT void cmh_alloc_test_set_cpu(int cpu) { tls_test_cpu = cpu; }
-
 }  // extern "C"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Start-up: on the first allocation (or the load-time constructor, whichever comes first)
-// read CMH_ALLOC and CMH_ALLOC_TOPOLOGY, decide the NUMA mode, reserve the heap, commit
-// -Xms; in the constructor also register the fork handlers and run the -XX:+AlwaysPreTouch
-// touch threads (one per node, bound to it; JEP 345). Also the allocator's messages.
+// read CMH_ALLOC (and CMH_ALLOC_TOPOLOGY in the test builds), decide the NUMA mode, reserve
+// the heap, commit -Xms; in the constructor also register the fork handlers and run the
+// -XX:+AlwaysPreTouch touch threads (one per node, bound to it; JEP 345). Also the
+// allocator's messages.
 #include <errno.h>
 
 #include <cstring>
@@ -37,7 +38,7 @@ void run_init() {
     return;
   }
   g_options = parse_options(text, report_line);
-  load_topology(&g_topology, prim::get_env("CMH_ALLOC_TOPOLOGY"), report_line);
+  load_topology(&g_topology, report_line);
   g_decision = decide_numa(g_topology, g_options.use_numa);
   if (g_options.use_numa == 1 && g_decision.mode == 0) {
     char line[256];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Topology detection, CMH_ALLOC_TOPOLOGY parsing, the NUMA decision and the node layout
-// (see topology.hpp). Runs once at start-up, inside the first malloc: stack buffers and
-// raw syscalls only. The decision texts follow HotSpot's so that a JMH user recognises
-// them ("Only a single NUMA node is available", ...).
+// Topology detection, the NUMA decision and the node layout (see topology.hpp). Runs
+// once at start-up, inside the first malloc: stack buffers and raw syscalls only. The
+// decision texts follow HotSpot's so that a JMH user recognises them ("Only a single NUMA
+// node is available", ...).
 #include "topology.hpp"
 
 #include <linux/mempolicy.h>
@@ -10,19 +10,17 @@
 #include <cstring>
 
 #include "prim.hpp"
+#include "testing_hooks.hpp"
 #include "text.hpp"
 
 namespace cmh::allocator {
-namespace {
-
-constexpr int kWeightedInterleave = 6;  // MPOL_WEIGHTED_INTERLEAVE (Linux 6.9), not in older headers
 
 void default_distances(Topology* t) {
   for (size_t a = 0; a < kMaxNodes; ++a)
     for (size_t b = 0; b < kMaxNodes; ++b) t->distance[a][b] = a == b ? 10 : 20;
 }
 
-void finish(Topology* t) {
+void finish_topology(Topology* t) {
   t->node_count = 0;
   for (int n = 0; n < 64; ++n)
     if (mask_has(t->all_nodes, n)) t->node_ids[t->node_count++] = n;
@@ -43,6 +41,18 @@ NodeMask parse_node_list(const char* text, size_t n, bool* ok, bool* too_large) 
   });
   return mask;
 }
+
+NodeMask machine_memory_nodes() {
+  char buf[1024];
+  long n = prim::read_file("/sys/devices/system/node/has_memory", buf, sizeof(buf));
+  bool ok = true, too_large = false;
+  NodeMask machine = n > 0 ? parse_node_list(buf, static_cast<size_t>(n), &ok, &too_large) : 0;
+  return ok ? machine : 0;
+}
+
+namespace {
+
+constexpr int kWeightedInterleave = 6;  // MPOL_WEIGHTED_INTERLEAVE (Linux 6.9), not in older headers
 
 void read_machine(Topology* t) {
   char buf[4096];
@@ -99,187 +109,13 @@ void read_machine(Topology* t) {
     NodeMask allowed = 0;
     if (prim::mems_allowed(&allowed) == 0 && allowed != 0) t->allowed_mems = allowed;
   }
-  finish(t);
-}
-
-// CMH_ALLOC_TOPOLOGY: entries separated by ';' or blanks, see allocator/README.md.
-bool parse_injected(const char* text, Topology* t, char* why, size_t why_capacity) {
-  TextBuffer err(why, why_capacity);
-  default_distances(t);
-  t->injected = true;
-  bool have_affinity = false, have_policy = false, have_memory = false;
-  NodeMask cpunodebind = 0;
-  bool have_cpunodebind = false;
-  const char* distance_text = nullptr;
-  size_t distance_length = 0;
-  const char* p = text;
-  for (;;) {
-    while (*p == ';' || *p == ' ' || *p == '\t' || *p == '\n') ++p;
-    if (!*p) break;
-    const char* entry = p;
-    while (*p && *p != ';' && *p != ' ' && *p != '\t' && *p != '\n') ++p;
-    const size_t n = static_cast<size_t>(p - entry);
-    const char* eq = static_cast<const char*>(memchr(entry, '=', n));
-    if (!eq) {
-      err.add("entry '").add(entry, n).add("' has no '='");
-      return false;
-    }
-    const size_t key_length = static_cast<size_t>(eq - entry);
-    const char* value = eq + 1;
-    const size_t value_length = n - key_length - 1;
-    auto key_is = [&](const char* k) { return strlen(k) == key_length && memcmp(entry, k, key_length) == 0; };
-    bool ok = true, too_large = false;
-    if (key_length > 4 && memcmp(entry, "node", 4) == 0) {
-      int id = 0;
-      for (size_t i = 4; i < key_length; ++i) {
-        if (entry[i] < '0' || entry[i] > '9' || id > 63) {
-          ok = false;
-          break;
-        }
-        id = id * 10 + (entry[i] - '0');
-      }
-      if (!ok || id > 63) {
-        err.add("bad node key '").add(entry, key_length).add("' (node0 .. node63)");
-        return false;
-      }
-      t->all_nodes |= mask_of(id);
-      CpuSet& cpus = t->node_cpus[id];
-      if (!parse_list(value, value + value_length, static_cast<int>(kMaxCpus), [&](int c) { cpus.set(c); })) {
-        err.add("bad CPU list in '").add(entry, n).add("'");
-        return false;
-      }
-    } else if (key_is("affinity")) {
-      have_affinity = true;
-      CpuSet& cpus = t->affinity;
-      if (!parse_list(value, value + value_length, static_cast<int>(kMaxCpus), [&](int c) { cpus.set(c); })) {
-        err.add("bad CPU list in '").add(entry, n).add("'");
-        return false;
-      }
-    } else if (key_is("cpunodebind")) {
-      have_cpunodebind = true;
-      cpunodebind = parse_node_list(value, value_length, &ok, &too_large);
-      if (!ok || too_large) {
-        err.add("bad node list in '").add(entry, n).add("'");
-        return false;
-      }
-    } else if (key_is("memory")) {
-      have_memory = true;
-      t->memory_nodes = parse_node_list(value, value_length, &ok, &too_large);
-      if (!ok || too_large) {
-        err.add("bad node list in '").add(entry, n).add("'");
-        return false;
-      }
-    } else if (key_is("policy")) {
-      have_policy = true;
-      auto policy_is = [&](const char* s) {
-        size_t l = strlen(s);
-        return value_length >= l && memcmp(value, s, l) == 0 && (value_length == l || value[l] == ':');
-      };
-      const char* colon = static_cast<const char*>(memchr(value, ':', value_length));
-      const char* list = colon ? colon + 1 : value + value_length;
-      const size_t list_length = static_cast<size_t>(value + value_length - list);
-      if (policy_is("default") && !colon) {
-        t->policy_mode = MPOL_DEFAULT;
-      } else if (policy_is("local") && !colon) {
-        t->policy_mode = MPOL_LOCAL;
-      } else if (policy_is("unavailable") && !colon) {
-        t->policy_available = false;
-        t->policy_error = 1;  // EPERM, as under a default container seccomp profile
-      } else if (colon && (policy_is("bind") || policy_is("interleave") || policy_is("preferred"))) {
-        t->policy_mode = policy_is("bind") ? MPOL_BIND : policy_is("interleave") ? MPOL_INTERLEAVE : MPOL_PREFERRED;
-        t->policy_nodes = parse_node_list(list, list_length, &ok, &too_large);
-        if (!ok || too_large || t->policy_nodes == 0) {
-          err.add("bad node list in '").add(entry, n).add("'");
-          return false;
-        }
-      } else {
-        err.add("bad policy '").add(value, value_length)
-            .add("' (default, local, unavailable, bind:<nodes>, interleave:<nodes>, preferred:<node>)");
-        return false;
-      }
-    } else if (key_is("distance")) {
-      distance_text = value;
-      distance_length = value_length;
-    } else {
-      err.add("unknown key '").add(entry, key_length).add("'");
-      return false;
-    }
-  }
-  if (t->all_nodes == 0) {
-    err.add("no node<N>=<cpus> entry");
-    return false;
-  }
-  if (!have_memory) t->memory_nodes = t->all_nodes;
-  if (have_cpunodebind) {
-    if ((cpunodebind & ~t->all_nodes) != 0) {
-      err.add("cpunodebind names a node that is not defined");
-      return false;
-    }
-    t->affinity = CpuSet{};
-    for (int n = 0; n < 64; ++n)
-      if (mask_has(cpunodebind, n)) t->affinity.unite(t->node_cpus[n]);
-  } else if (!have_affinity) {
-    prim::affinity(&t->affinity);
-  }
-  if (!have_policy) {
-    int mode = 0;
-    NodeMask nodes = 0;
-    int error = prim::process_mempolicy(&mode, &nodes);
-    t->policy_available = error == 0;
-    t->policy_error = error;
-    t->policy_mode = mode;
-    t->policy_nodes = nodes;
-  }
-  if (distance_text) {
-    // "10,20/20,10": one row per defined node, ascending ids.
-    int ids[kMaxNodes];
-    int count = 0;
-    for (int n = 0; n < 64; ++n)
-      if (mask_has(t->all_nodes, n)) ids[count++] = n;
-    const char* at = distance_text;
-    const char* end = distance_text + distance_length;
-    for (int row = 0; row < count; ++row) {
-      for (int col = 0; col < count; ++col) {
-        int v = 0;
-        bool digits = false;
-        while (at < end && *at >= '0' && *at <= '9') v = v * 10 + (*at++ - '0'), digits = true;
-        if (!digits || v > 255) {
-          err.add("bad distance matrix (one row per node, rows separated by '/', values by ',')");
-          return false;
-        }
-        t->distance[ids[row]][ids[col]] = static_cast<uint8_t>(v);
-        char expected = col + 1 < count ? ',' : (row + 1 < count ? '/' : '\0');
-        if (expected == '\0' ? at != end : (at >= end || *at != expected)) {
-          err.add("bad distance matrix (one row per node, rows separated by '/', values by ',')");
-          return false;
-        }
-        if (expected != '\0') ++at;
-      }
-    }
-  }
-  // Bindings are real for node ids that exist here; the others are only recorded.
-  char buf[1024];
-  long n = prim::read_file("/sys/devices/system/node/has_memory", buf, sizeof(buf));
-  bool ok = true, too_large = false;
-  NodeMask machine = n > 0 ? parse_node_list(buf, static_cast<size_t>(n), &ok, &too_large) : 0;
-  if (!ok) machine = 0;
-  t->real_nodes = t->all_nodes & machine;
-  finish(t);
-  return true;
+  finish_topology(t);
 }
 
 }  // namespace
 
-void load_topology(Topology* t, const char* injected, void (*report)(const char*)) {
-  if (injected && *injected) {
-    char why[256];
-    if (parse_injected(injected, t, why, sizeof(why))) return;
-    char line[512];
-    TextBuffer msg(line, sizeof(line));
-    msg.add("cmh-alloc: ignoring malformed CMH_ALLOC_TOPOLOGY: ").add(why).add('\n');
-    report(line);
-    *t = Topology{};
-  }
+void load_topology(Topology* t, void (*report)(const char*)) {
+  if (testing::inject_topology && testing::inject_topology(t, report)) return;
   read_machine(t);
 }
 

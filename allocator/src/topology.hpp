@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The NUMA topology and the start-up NUMA decision (JDK-8205051's rules): nodes, the
 // cpu->node map, distances, the CPU binding (affinity) and the memory policy, read from
-// sysfs and raw syscalls without allocating, or injected through CMH_ALLOC_TOPOLOGY for
-// tests. From them: whether NUMA mode is on (with the reason) and the layout the heap
+// sysfs and raw syscalls without allocating, or injected through CMH_ALLOC_TOPOLOGY in the
+// test builds (allocator/testing/). From them: whether NUMA mode is on (with the reason) and the layout the heap
 // uses: logical nodes, cpu -> logical node, and each node's fallback order.
 #pragma once
 
@@ -46,9 +46,18 @@ struct NodeLayout {
   CpuSet cpus[kMaxNodes];               ///< CPUs of each logical node (touch threads)
 };
 
-/// Reads the machine's topology, or parses `injected` (CMH_ALLOC_TOPOLOGY) when not null.
-/// A malformed injection is reported through report() and the machine's topology is used.
-void load_topology(Topology* topology, const char* injected, void (*report)(const char*));
+/// Reads the machine's topology, or, in the test and debug builds, the one injected through
+/// CMH_ALLOC_TOPOLOGY (testing_hooks.hpp). A malformed injection is reported through report()
+/// and the machine's topology is used.
+void load_topology(Topology* topology, void (*report)(const char*));
+
+// Shared with the injection parser (allocator/testing/topology_injection.cpp).
+void default_distances(Topology* topology);  ///< 10 local, 20 remote
+/// node_count, node_ids and cpu_nodes from the masks.
+void finish_topology(Topology* topology);
+NodeMask parse_node_list(const char* text, size_t length, bool* ok, bool* too_large);
+/// The machine's nodes with memory (sysfs has_memory), 0 when unreadable.
+NodeMask machine_memory_nodes();
 
 /// Applies the rules in order: -XX:-UseNUMA, get_mempolicy unavailable, single node,
 /// bound to a single memory node, CPU node mask != memory node mask.

@@ -1,29 +1,10 @@
 // SPDX-License-Identifier: MIT
-// linked_allocator(): the weak allocator symbols, resolved once.
+// What -prof alloc, -prof numa and the sampler can do with the linked allocator.
 #include "alloc_api.hpp"
 
 #include <string_view>
 
 namespace cmh::profilers {
-
-const AllocatorApi& linked_allocator() {
-  static const AllocatorApi api = [] {
-    AllocatorApi a;
-    a.total_allocated_bytes = &cmh_alloc_total_allocated_bytes;
-    a.total_allocations = &cmh_alloc_total_allocations;
-    a.live_threads_allocated_bytes = &cmh_alloc_live_threads_allocated_bytes;
-    a.thread_allocated_bytes = &cmh_alloc_thread_allocated_bytes;
-    a.thread_allocations = &cmh_alloc_thread_allocations;
-    a.gc_count = &cmh_alloc_gc_count;
-    a.gc_time_ns = &cmh_alloc_gc_time_ns;
-    a.numa_mode = &cmh_alloc_numa_mode;
-    a.stats_get = &cmh_alloc_stats_get;
-    a.node_allocations = &cmh_alloc_node_allocations;
-    a.backend = &cmh_alloc_backend;
-    return a;
-  }();
-  return api;
-}
 
 const char* foreign_allocator(const AllocatorApi& api) {
   if (!api.backend) return nullptr;

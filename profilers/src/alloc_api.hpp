@@ -1,44 +1,22 @@
 // SPDX-License-Identifier: MIT
-// The bundled allocator's C API as the profilers see it: weak declarations, so an
-// executable built without the allocator (NO_ALLOCATOR, the sanitizer build) still
-// links, and a table of function pointers, so unit tests can drive the profilers
-// with a fake allocator whose counters they set by hand.
+// What the profilers decide from the bundled allocator's entry points (the table itself,
+// cmh::AllocatorApi, is the harness's: cmh/allocator_api.hpp). Unit tests drive the
+// profilers with a fake table whose counters they set by hand.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
+#include <cmh/allocator_api.hpp>
+
 #include <optional>
 #include <string>
 
-// Weak: every entry point is a null pointer when the allocator is not linked in.
-#ifndef CMH_ALLOC_WEAK
-#define CMH_ALLOC_WEAK 1
-#endif
-#include <cmh/alloc.h>
-
 namespace cmh::profilers {
 
-/// The allocator entry points the profilers read; null where not linked.
-struct AllocatorApi {
-  std::uint64_t (*total_allocated_bytes)() = nullptr;
-  std::uint64_t (*total_allocations)() = nullptr;
-  std::uint64_t (*live_threads_allocated_bytes)() = nullptr;
-  std::uint64_t (*thread_allocated_bytes)() = nullptr;  ///< the calling thread's, for paused stretches
-  std::uint64_t (*thread_allocations)() = nullptr;
-  std::uint64_t (*gc_count)() = nullptr;
-  std::uint64_t (*gc_time_ns)() = nullptr;
-  int (*numa_mode)(const char** reason) = nullptr;
-  int (*stats_get)(cmh_alloc_stats_t* stats) = nullptr;
-  std::size_t (*node_allocations)(cmh_alloc_node_alloc_t* rows, std::size_t capacity) = nullptr;
-  const char* (*backend)(const char** problem) = nullptr;
-};
+using cmh::AllocatorApi;
+using cmh::linked_allocator;
 
 /// The -XX:Allocator choice when the fork runs on another allocator than cmh's bundled
 /// one (gc.* and the NUMA figures mean nothing there), else nullptr.
 const char* foreign_allocator(const AllocatorApi& api);
-
-/// The entry points this executable was linked with.
-const AllocatorApi& linked_allocator();
 
 /// nullopt when every counter alloc needs is there, else the reason -prof alloc cannot run.
 std::optional<std::string> allocator_missing_reason(const AllocatorApi& api);

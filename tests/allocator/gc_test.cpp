@@ -4,6 +4,7 @@
 // heap, cmh_alloc_collect(), and returning memory to the OS, both at once (collect) and
 // after the decay time; and nothing is counted when the work is plain allocation.
 #include <cmh/alloc.h>
+#include <cmh/alloc_testing.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -7,6 +7,7 @@
 // machine (which injected nodes exist, the decision without injection) is asked of
 // libnuma, so the suite holds on one node and on many.
 #include <cmh/alloc.h>
+#include <cmh/alloc_testing.h>
 #include <linux/mempolicy.h>
 #include <numa.h>
 #include <sys/syscall.h>

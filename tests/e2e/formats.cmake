@@ -7,7 +7,7 @@ cmh_add_benchmark(cmh-formats-bench SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/form
 
 add_executable(cmh-formats-driver ${CMAKE_CURRENT_SOURCE_DIR}/e2e/formats_driver.cpp)
 cmh_apply_warnings(cmh-formats-driver)
-target_link_libraries(cmh-formats-driver PRIVATE cmh_harness)
+target_link_libraries(cmh-formats-driver PRIVATE cmh_harness_internals)
 target_include_directories(cmh-formats-driver PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
 
 set(_cmh_formats_args --bench $<TARGET_FILE:cmh-formats-bench> --driver $<TARGET_FILE:cmh-formats-driver>)

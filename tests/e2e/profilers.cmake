@@ -24,7 +24,6 @@ cmh_add_e2e_test(profilers_system profilers_system.py ARGS ${_cmh_profiled_args}
 if(TARGET cmh::alloc)
   add_executable(cmh-profilers-direct ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/alloc_direct_test.cpp)
   cmh_apply_warnings(cmh-profilers-direct)
-  target_include_directories(cmh-profilers-direct PRIVATE ${PROJECT_SOURCE_DIR}/profilers/src)
-  target_link_libraries(cmh-profilers-direct PRIVATE cmh_profilers cmh::alloc doctest::doctest)
+  target_link_libraries(cmh-profilers-direct PRIVATE cmh_profilers_internals cmh::alloc doctest::doctest)
   add_test(NAME e2e:profilers_direct COMMAND cmh-profilers-direct)
 endif()

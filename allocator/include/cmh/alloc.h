@@ -207,13 +207,6 @@ CMH_ALLOC_DECL size_t cmh_alloc_node_allocations(cmh_alloc_node_alloc_t* rows, s
  *  length the full text needs, excluding the NUL, like snprintf. */
 CMH_ALLOC_DECL size_t cmh_alloc_stats_json(char* buffer, size_t size);
 
-/* ---- Test hook. ---- */
-
-/** Makes the calling thread report `cpu` as its current CPU (-1: the real one again), so that
- *  tests can place threads on the nodes of an injected topology (CMH_ALLOC_TOPOLOGY). The
- *  heap notices on its next page refill, as it would notice a migration. */
-CMH_ALLOC_DECL void cmh_alloc_test_set_cpu(int cpu);
-
 #ifdef __cplusplus
 }
 #endif

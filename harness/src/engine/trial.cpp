@@ -10,6 +10,7 @@
 // are parked threads woken through futexes.
 #include "engine/trial.hpp"
 
+#include <cmh/allocator_api.hpp>
 #include <cmh/blackhole.hpp>
 #include <cmh/control.hpp>
 #include <cmh/detail/benchmark_code.hpp>
@@ -30,9 +31,6 @@
 #include "engine/worker_pool.hpp"
 #include "stats/precision.hpp"
 #include "stats/robust_interval.hpp"
-
-// The bundled allocator's "return free memory now" (-gc true); absent without it.
-extern "C" __attribute__((weak)) void cmh_alloc_collect(void);
 
 namespace cmh::engine {
 namespace {
@@ -443,7 +441,8 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   observer_.iteration_started(ip, index);
   current_ = ip;
   if (auto f = store_->run(StateStep::setup_iteration)) return fail(ip, index, std::move(*f));
-  if (plan_.gc_between_iterations && cmh_alloc_collect != nullptr) cmh_alloc_collect();
+  // The bundled allocator's "return free memory now" (-gc true); absent without it.
+  if (plan_.gc_between_iterations && linked_allocator().collect != nullptr) linked_allocator().collect();
 
   IterationResult r;
   prepare(ip, index, r);

@@ -3,8 +3,9 @@
 // worker; on the host it checks everything that can be checked before anything
 // runs (command line, profilers, plan, result files, -o, the run lock) so that
 // bad input exits 1 having started nothing, then hands over to the run loop.
-#include "host/main_entry.hpp"
+#include <cmh/detail/main_entry.hpp>
 
+#include <cmh/allocator_api.hpp>
 #include <cmh/registry.hpp>
 
 #include <fcntl.h>
@@ -38,9 +39,6 @@
 #include "profiling/profiler_factory.hpp"
 #include "report/summary_table.hpp"
 #include "report/text_report.hpp"
-
-// The bundled allocator's C API, weak: null when the executable is built without it.
-extern "C" __attribute__((weak)) const char* cmh_alloc_options_string(void);
 
 namespace cmh {
 
@@ -94,7 +92,7 @@ std::optional<int> handle_informational(const cli::CommandLine& cl) {
 /// Allocator fork arguments (-Xmx, ...) do nothing in an executable without the
 /// bundled allocator (NO_ALLOCATOR, SANITIZE): refuse them rather than ignore them.
 std::optional<std::string> allocator_args_problem(const std::vector<host::PlannedRun>& plans) {
-  if (cmh_alloc_options_string != nullptr) return std::nullopt;
+  if (linked_allocator().options_string != nullptr) return std::nullopt;
   for (const auto& plan : plans) {
     if (plan.params.forks == 0 && plan.params.warmup_forks == 0) continue;
     const auto settings = forking::parse_fork_args(plan.params.fork_args);

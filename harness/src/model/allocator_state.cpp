@@ -4,29 +4,24 @@
 
 #include <string>
 
-// The bundled allocator's C API, weak: null when the allocator is not linked in.
-extern "C" __attribute__((weak)) int cmh_alloc_numa_mode(const char** reason);
-extern "C" __attribute__((weak)) const char* cmh_alloc_numa_nodes(void);
-extern "C" __attribute__((weak)) const char* cmh_alloc_options_string(void);
-
 namespace cmh::model {
 
-AllocatorState detect_allocator_state() {
+AllocatorState detect_allocator_state(const AllocatorApi& api) {
   AllocatorState s;
   s.known = true;
   s.numa_mode = "off";
-  if (cmh_alloc_numa_mode == nullptr) {
+  if (api.numa_mode == nullptr) {
     s.numa_reason = "allocator not linked";
     s.options = "allocator not linked";
     return s;
   }
   const char* reason = nullptr;
-  s.numa_mode = cmh_alloc_numa_mode(&reason) > 0 ? "on" : "off";
+  s.numa_mode = api.numa_mode(&reason) > 0 ? "on" : "off";
   s.numa_reason = reason != nullptr ? reason : "";
   // An allocator of API version 1 without cmh_alloc_numa_nodes: the reason names the nodes.
-  const char* nodes = cmh_alloc_numa_nodes != nullptr ? cmh_alloc_numa_nodes() : nullptr;
+  const char* nodes = api.numa_nodes != nullptr ? api.numa_nodes() : nullptr;
   s.numa_nodes = nodes != nullptr ? nodes : "";
-  const char* options = cmh_alloc_options_string != nullptr ? cmh_alloc_options_string() : nullptr;
+  const char* options = api.options_string != nullptr ? api.options_string() : nullptr;
   s.options = options != nullptr ? options : "";
   return s;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The bundled allocator's decisions in this process (AllocatorState, cmh/result.hpp),
-// read through its weak C API so an executable without the allocator still links; and
+// read through its entry-point table (cmh/allocator_api.hpp); and
 // what one benchmark's forks say together, for the result files and the console.
 #pragma once
 
+#include <cmh/allocator_api.hpp>
 #include <cmh/result.hpp>
 
 #include <string>
@@ -13,7 +14,7 @@ namespace cmh::model {
 
 /// This process's allocator: NUMA mode, reason, node list and options in effect.
 /// Without the bundled allocator: mode "off", reason and options "allocator not linked".
-AllocatorState detect_allocator_state();
+AllocatorState detect_allocator_state(const AllocatorApi& api = linked_allocator());
 
 /// "on (nodes 0-1): UseNUMA is enabled ..." / "off: The process is bound ..." /
 /// "unknown (the fork did not report)".

@@ -7,6 +7,7 @@
 // (the benchmark's output) are pipes the host reads.
 #include "worker/worker.hpp"
 
+#include <cmh/allocator_api.hpp>
 #include <cmh/registry.hpp>
 
 #include <cxxabi.h>
@@ -105,10 +106,6 @@ class Channel {
   FrameDecoder decoder_;
   std::mutex write_lock_;
 };
-
-// The bundled allocator's hook, weak: null when the executable is built without it.
-extern "C" __attribute__((weak)) void cmh_alloc_set_oom_hook(void (*hook)(int heap_limit, const char* line));
-extern "C" __attribute__((weak)) const char* cmh_alloc_backend(const char** problem);
 
 Channel* g_oom_channel = nullptr;  ///< the worker's channel while it runs, for the OOM hook
 
@@ -252,9 +249,10 @@ int run_worker(int fd) {
   arm_stack_overflow_report(fd);
   const WorkerStdout stdout_buffering;  // after the SIGSEGV handler above, which its crash flush chains to
   const engine::StackGuard guard;  // the main thread runs benchmark code too (set-up, single-threaded parts)
-  if (cmh_alloc_set_oom_hook != nullptr) cmh_alloc_set_oom_hook(&on_out_of_memory);
+  const AllocatorApi& allocator = linked_allocator();  // null entries without the bundled allocator
+  if (allocator.set_oom_hook != nullptr) allocator.set_oom_hook(&on_out_of_memory);
   const char* alloc_problem = nullptr;
-  if (cmh_alloc_backend != nullptr) (void)cmh_alloc_backend(&alloc_problem);
+  if (allocator.backend != nullptr) (void)allocator.backend(&alloc_problem);
   if (alloc_problem != nullptr)  // -XX:Allocator: the preload did not take effect
     channel.send(BenchmarkError{worker_failure(FailureKind::other, alloc_problem)});
   else if (auto failure = run_plan(plan, observer))

@@ -56,7 +56,7 @@ AllocationSampler::~AllocationSampler() {
 
 std::optional<std::string> AllocationSampler::unavailable_reason() {
   const AllocatorApi& api = linked_allocator();
-  if (cmh_alloc_set_sample_hook == nullptr || api.total_allocated_bytes == nullptr)
+  if (api.set_sample_hook == nullptr || api.total_allocated_bytes == nullptr)
     return std::string("allocation sampling needs cmh's bundled allocator: ") + kAllocatorNotLinked;
   if (const char* foreign = foreign_allocator(api))
     return std::string("allocation sampling needs cmh's bundled allocator; this process runs on ") + foreign +
@@ -88,12 +88,12 @@ void AllocationSampler::start() {
   if (running_) return;
   running_ = true;
   window_start_bytes_ = linked_allocator().total_allocated_bytes();
-  cmh_alloc_set_sample_hook(&AllocationSampler::on_sample, every_, this);
+  linked_allocator().set_sample_hook(&AllocationSampler::on_sample, every_, this);
 }
 
 void AllocationSampler::stop() {
   if (!running_) return;
-  cmh_alloc_set_sample_hook(nullptr, 0, nullptr);
+  linked_allocator().set_sample_hook(nullptr, 0, nullptr);
   exact_bytes_ += linked_allocator().total_allocated_bytes() - window_start_bytes_;
   running_ = false;
   // A thread may still be inside the hook it entered before the hook was removed.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The benchmark executable's life once the profilers are registered: the public
-// cmh::run_main (cmh/main.hpp, harness/src/run_main.cpp) registers them and calls this.
+// cmh::run_main (cmh/main.hpp, main/run_main.cpp) registers them and calls this. Not for
+// benchmark code: declared here only so that the composition root (main/) needs no
+// private harness header.
 #pragma once
 
 namespace cmh::host {
