@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cmh::compare {
@@ -56,6 +57,8 @@ struct ResultFile {
   std::string format;  ///< "cmh json", "jmh json", "gbench json (cmh)", "gbench json"
   std::vector<Record> records;
   std::vector<std::string> warnings;  ///< environment warnings carried by the file
+  /// cmh.environment (cmh's files only): the machine's state, {"governor", "performance"}, ...
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 /// Reads and validates one result file; throws InputError naming the file and the problem.

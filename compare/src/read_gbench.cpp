@@ -158,6 +158,7 @@ void read_gbench_rows(const Json& doc, const JsonReader& in, ResultFile& out) {
     if (const auto w = c->find("warnings"); w != c->end() && w->is_string() && !w->get<std::string>().empty())
       out.warnings.push_back(w->get<std::string>());
     if (c->contains("cmh_version")) from_cmh = true;
+    read_environment(*c, "cmh_environment", out);
   }
   out.format = from_cmh ? "gbench json (cmh)" : "gbench json";
 }

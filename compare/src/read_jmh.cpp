@@ -80,10 +80,12 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
     if (const auto c = r.find("cmh"); c != r.end() && c->is_object()) {
       any_cmh = true;
       if (const auto f = c->find("failed"); f != c->end() && f->is_boolean()) rec.failed = f->get<bool>();
-      if (i == 0)
+      if (i == 0) {
         if (const auto w = c->find("warnings"); w != c->end() && w->is_array())
           for (const auto& s : *w)
             if (s.is_string()) out.warnings.push_back(s.get<std::string>());
+        read_environment(*c, "environment", out);
+      }
     }
     out.records.push_back(std::move(rec));
   }

@@ -39,6 +39,8 @@ struct CommandLine {
   bool quick = false;        ///< -quick: one fork, short iterations (unless set explicitly)
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
+  std::string pin = "none";  ///< -pin: none, cpus, cores or a CPU list (checked by the parser)
+  bool strict = false;       ///< -strict: refuse to run on an unfit machine
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

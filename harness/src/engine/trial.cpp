@@ -23,10 +23,12 @@
 
 #include "engine/failure.hpp"
 #include "engine/host_load.hpp"
+#include "engine/pinning.hpp"
 #include "engine/scores.hpp"
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
 #include "engine/worker_pool.hpp"
+#include "machine/topology.hpp"
 #include "stats/precision.hpp"
 #include "stats/robust_interval.hpp"
 
@@ -93,6 +95,7 @@ class Trial {
   IterationParams current_;
   detail::IterationSync sync_;
   std::vector<std::unique_ptr<WorkerSlot>> slots_;
+  std::optional<ThreadAffinityScope> control_affinity_;  ///< -pin: restored when the trial ends
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<StateStore> store_;
   std::vector<std::vector<ScalarResult>> profiler_results_;  // per profiler, sized before measuring
@@ -154,10 +157,22 @@ std::optional<Failure> Trial::run() {
     views[w] = &slot->view;
     slots_.push_back(std::move(slot));
   }
+  std::optional<PinPlan> pins;
+  if (pins_workers(plan_.pin)) {
+    PinOutcome outcome = plan_pinning(plan_.pin, workers, machine::read_topology(machine::SysTree("/")),
+                                      machine::current_affinity());
+    if (!outcome.plan) return fail(first, 1, make_failure(FailureKind::other, outcome.error));
+    pins = std::move(outcome.plan);
+  }
   try {
-    pool_ = std::make_unique<WorkerPool>(workers);
+    pool_ = std::make_unique<WorkerPool>(workers, pins ? pins->worker_cpus : std::vector<int>{});
   } catch (const std::exception& e) {
     return fail(first, 1, make_failure(FailureKind::other, std::string("cannot start worker threads: ") + e.what()));
+  }
+  if (pins) {
+    // The control thread (and the profilers it calls) off the workers' CPUs.
+    if (!pins->control_cpus.empty()) control_affinity_.emplace(pins->control_cpus);
+    observer_.workers_pinned(pins->record);
   }
   store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
 

@@ -8,13 +8,15 @@
 #include <pthread.h>
 
 #include <string>
+#include <system_error>
 
 #include "engine/failure.hpp"
 #include "engine/stack_guard.hpp"
+#include "machine/topology.hpp"
 
 namespace cmh::engine {
 
-WorkerPool::WorkerPool(int workers) {
+WorkerPool::WorkerPool(int workers, std::vector<int> cpus) : cpus_(std::move(cpus)) {
   slots_.reserve(workers);
   for (int i = 0; i < workers; ++i) slots_.push_back(std::make_unique<Slot>());
   threads_.reserve(workers);
@@ -27,6 +29,10 @@ WorkerPool::WorkerPool(int workers) {
     // A worker's own set-up allocates (its alternate signal stack); it must be over before
     // the first iteration's counters are read, or the first iteration would be charged.
     for (auto& slot : slots_) slot->ready.wait(false, std::memory_order_acquire);
+    for (int i = 0; i < workers; ++i)
+      if (const int error = slots_[i]->pin_error; error != 0)
+        throw std::system_error(error, std::generic_category(),
+                                "pinning worker " + std::to_string(i) + " to CPU " + std::to_string(cpus_[i]));
   } catch (...) {
     for (std::size_t i = 0; i < threads_.size(); ++i) post(static_cast<int>(i), Job{});
     for (auto& t : threads_) t.join();
@@ -83,8 +89,9 @@ std::optional<Failure> WorkerPool::first_failure() const {
 }
 
 void WorkerPool::worker_main(int index) {
-  const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   Slot& slot = *slots_[index];
+  if (static_cast<std::size_t>(index) < cpus_.size()) slot.pin_error = machine::set_current_affinity({cpus_[index]});
+  const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   slot.ready.store(true, std::memory_order_release);
   slot.ready.notify_one();
   std::uint32_t seen = 0;

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/pinning.hpp"
 #include "fork/adopted.hpp"
 #include "fork/classify.hpp"
 #include "fork/fork_args.hpp"
@@ -34,6 +35,7 @@
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
 #include "fork/spawner.hpp"
+#include "machine/topology.hpp"
 #include "model/interrupt.hpp"
 
 namespace cmh::forking {
@@ -503,6 +505,12 @@ class ForkSession {
   void on(const OutOfMemory& m) {
     if (!allocator_oom_) allocator_oom_ = m;
   }
+  void on(const Pinned& m) {
+    result_.pinning = m.pinning;
+    observer_.workers_pinned(m.pinning);
+    // The host's own thread, too, off the workers' CPUs while the fork runs.
+    host_off_workers_.emplace(engine::cpus_besides_workers(m.pinning, machine::current_affinity()));
+  }
 
   // ---- after the fork ----
 
@@ -559,6 +567,7 @@ class ForkSession {
   std::optional<Failure> worker_failure_;
   std::optional<Failure> host_failure_;
   std::optional<OutOfMemory> allocator_oom_;
+  std::optional<engine::ThreadAffinityScope> host_off_workers_;  ///< -pin: back when the session ends
 
   Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
 

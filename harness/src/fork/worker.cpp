@@ -158,6 +158,7 @@ class FrameObserver final : public engine::TrialObserver {
     failure_sent_ = true;
     channel_.send(IterationFailed{ip.kind, index, failure});
   }
+  void workers_pinned(const Pinning& pinning) override { channel_.send(Pinned{pinning}); }
   bool failure_sent() const { return failure_sent_; }
 
  private:

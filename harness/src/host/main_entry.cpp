@@ -32,6 +32,7 @@
 #include "host/run_lock.hpp"
 #include "host/run_loop.hpp"
 #include "host/signals.hpp"
+#include "host/strict_check.hpp"
 #include "model/run_context.hpp"
 #include "profiling/profiler_factory.hpp"
 #include "report/summary_table.hpp"
@@ -139,6 +140,8 @@ int run_host(int argc, char** argv) {
     }
     return 1;
   }
+  // Before -o or a result file is touched: a refused run leaves nothing behind.
+  if (auto status = host::refuse_if_strict(cl)) return *status;
 
   host::RunSetup setup;
   setup.command_line = &cl;
@@ -182,6 +185,7 @@ int run_host(int argc, char** argv) {
   forking::become_subreaper();
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
+  host::add_strict_warnings(cl, setup.context);
   setup.executable = this_executable();
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
