@@ -10,7 +10,7 @@ import os
 import re
 import tempfile
 
-from cmhtest import check, done, fail, run, skip
+from cmhtest import check, done, run, skip
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--bench", required=True)
@@ -30,11 +30,21 @@ def pinned_run(name, extra):
         return proc, json.load(f)[0]
 
 
+def cpu_set(text):
+    """ "0-2,5" -> {0, 1, 2, 5}"""
+    cpus = set()
+    for part in text.split(","):
+        if part:
+            lo, _, hi = part.partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
 def seen_cpus(stdout):
-    """thread index -> set of CPUs its worker ran on, from the fork's PINCHECK lines."""
+    """thread index -> (tid, set of CPUs its worker ran on), from the fork's PINCHECK lines."""
     seen = {}
-    for m in re.finditer(r"PINCHECK thread=(\d+) cpus=([\d,]*)", stdout):
-        seen[int(m.group(1))] = {int(c) for c in m.group(2).split(",") if c}
+    for m in re.finditer(r"PINCHECK thread=(\d+) tid=(\d+) cpus=([\d,]*)", stdout):
+        seen[int(m.group(1))] = (int(m.group(2)), cpu_set(m.group(3)))
     return seen
 
 
@@ -54,14 +64,21 @@ def check_pinning(name, proc, rec, threads, mode):
         check(isinstance(t["core"], int) and isinstance(t["node"], int), f"{name}: core/node not numbers: {t}")
     seen = seen_cpus(proc.stdout)
     check(sorted(seen) == sorted(recorded), f"{name}: PINCHECK lines for threads {sorted(seen)}:\n{proc.stdout[-2000:]}")
-    for thread, cpus in seen.items():
+    for thread, (_, cpus) in seen.items():
         check(cpus == {recorded.get(thread)},
               f"{name}: thread {thread} ran on CPUs {sorted(cpus)}, cmh.pinning says {recorded.get(thread)}")
-    # The control thread avoids the workers' CPUs when the mask leaves any.
-    control = {int(c) for part in fork["controlCpus"].split(",") for c in
-               (range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1) if part else [])}
+    # The control thread, and every other thread of the process (the output flusher, the
+    # allocator's purge thread), avoid the workers' CPUs when the mask leaves any.
+    control = cpu_set(fork["controlCpus"])
+    workers = set(recorded.values())
     if len(allowed) > threads:
-        check(not control & set(recorded.values()), f"{name}: control thread on a worker's CPU: {fork}")
+        check(not control & workers, f"{name}: control thread on a worker's CPU: {fork}")
+        worker_tids = {tid for tid, _ in seen.values()}
+        tasks = [(int(m.group(1)), cpu_set(m.group(2))) for m in re.finditer(r"TASK tid=(\d+) cpus=([\d,-]+)", proc.stdout)]
+        check(len(tasks) > threads, f"{name}: no TASK lines:\n{proc.stdout[-2000:]}")
+        for tid, cpus in tasks:
+            if tid not in worker_tids:
+                check(not cpus & workers, f"{name}: thread {tid} may run on {sorted(cpus)}, a worker's CPU ({sorted(workers)})")
     else:
         check(any("shares the workers' CPUs" in n for n in fork.get("notes", [])), f"{name}: no note: {fork}")
     check("# Fork pinning: thread 0 on CPU" in proc.stdout or "# Pinning: thread 0 on CPU" in proc.stdout,
@@ -76,6 +93,11 @@ if rec:
     check("not pinned" not in proc.stdout, "a not-pinned warning in a pinned run")
     check(rec["cmh"]["environment"].get("tuned") in ("yes", "no"), f"cmh.environment: {rec['cmh']['environment']}")
     check("governor" in rec["cmh"]["environment"], f"cmh.environment: {rec['cmh']['environment']}")
+
+# One worker: on a machine with 2 CPUs or more every other thread has a CPU of its own to go to.
+proc, rec = pinned_run("one", ["-t", "1", "-pin", "cores"])
+if rec:
+    check_pinning("-t 1 -pin cores", proc, rec, 1, "cores")
 
 # An explicit list, in the order given: thread 0 on the last allowed CPU, thread 1 on the first.
 listed = f"{allowed[-1]},{allowed[0]}"

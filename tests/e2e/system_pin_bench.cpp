@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // For system_pin.py: a body that records, on every call, the CPU its worker runs
 // on (sched_getcpu), and prints the set each worker saw when the trial ends, so
-// the test compares what the fork did with what cmh.pinning says it did.
+// the test compares what the fork did with what cmh.pinning says it did; and where
+// every other thread of the process may run.
 #include <cmh/cmh.hpp>
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <bitset>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 struct SeenCpus : cmh::ThreadState {
@@ -17,7 +21,15 @@ struct SeenCpus : cmh::ThreadState {
     std::string list;
     for (std::size_t c = 0; c < seen.size(); ++c)
       if (seen.test(c)) list += (list.empty() ? "" : ",") + std::to_string(c);
-    std::printf("PINCHECK thread=%d cpus=%s\n", thread, list.c_str());
+    std::printf("PINCHECK thread=%d tid=%d cpus=%s\n", thread, static_cast<int>(::gettid()), list.c_str());
+    if (thread != 0) return;
+    // Every thread of the process and where it may run: the others must stay off the workers' CPUs.
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::ifstream status(task.path() / "status");
+      for (std::string line; std::getline(status, line);)
+        if (line.rfind("Cpus_allowed_list:", 0) == 0)
+          std::printf("TASK tid=%s cpus=%s\n", task.path().filename().c_str(), line.substr(line.find_first_not_of(" \t", 18)).c_str());
+    }
   }
 };
 

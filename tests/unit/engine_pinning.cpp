@@ -8,8 +8,12 @@
 
 #include <sched.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "engine/pinning.hpp"
 #include "engine/worker_pool.hpp"
@@ -156,7 +160,7 @@ TEST_CASE("pinning: an explicit list, in the order given, within the mask") {
 }
 
 TEST_CASE("pinning: the pool's workers run on their CPUs, and the control thread moves back") {
-  const std::vector<int> allowed = machine::current_affinity();
+  const std::vector<int> allowed = machine::thread_affinity();
   REQUIRE_FALSE(allowed.empty());
   const int cpu = allowed.back();
   std::atomic<int> seen{-1};
@@ -170,10 +174,40 @@ TEST_CASE("pinning: the pool's workers run on their CPUs, and the control thread
   }
   CHECK(seen.load() == cpu);
   {
-    const engine::ThreadAffinityScope scope({allowed.front()});
-    CHECK(machine::current_affinity() == std::vector<int>{allowed.front()});
+    // Every thread of the process moves, a helper thread too, and comes back.
+    std::atomic<int> helper_tid{0};
+    std::atomic<bool> stop{false};
+    std::thread helper([&] {
+      helper_tid = static_cast<int>(::gettid());
+      while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (helper_tid == 0) std::this_thread::yield();
+    std::atomic<int> late_tid{0};
+    std::thread late;
+    {
+      engine::ProcessAffinityScope scope({allowed.front()});
+      CHECK(machine::thread_affinity() == std::vector<int>{allowed.front()});
+      CHECK(machine::thread_affinity(helper_tid) == std::vector<int>{allowed.front()});
+      // A thread started later, that widened its mask: move_others() moves it too,
+      // unless it is kept (a worker).
+      late = std::thread([&] {
+        late_tid = static_cast<int>(::gettid());
+        while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      });
+      while (late_tid == 0) std::this_thread::yield();
+      REQUIRE(machine::set_thread_affinity(allowed, late_tid) == 0);
+      scope.move_others({late_tid});
+      CHECK(machine::thread_affinity(late_tid) == allowed);
+      scope.move_others({});
+      CHECK(machine::thread_affinity(late_tid) == std::vector<int>{allowed.front()});
+    }
+    CHECK(machine::thread_affinity() == allowed);
+    CHECK(machine::thread_affinity(helper_tid) == allowed);
+    CHECK(machine::thread_affinity(late_tid) == allowed);
+    stop = true;
+    helper.join();
+    late.join();
   }
-  CHECK(machine::current_affinity() == allowed);
   // A CPU the process may not use: the pool refuses to start, naming it.
   if (allowed.back() < machine::kMaxCpu) {
     try {

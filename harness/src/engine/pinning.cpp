@@ -209,13 +209,20 @@ std::string pinning_summary(const Pinning& pinning) {
   return out;
 }
 
-ThreadAffinityScope::ThreadAffinityScope(const std::vector<int>& cpus) {
-  previous_ = machine::current_affinity();
-  moved_ = !previous_.empty() && !cpus.empty() && machine::set_current_affinity(cpus) == 0;
+ProcessAffinityScope::ProcessAffinityScope(const std::vector<int>& cpus) : cpus_(cpus) { move_others({}); }
+
+void ProcessAffinityScope::move_others(const std::vector<int>& keep) {
+  if (cpus_.empty()) return;
+  for (int tid : machine::process_threads()) {
+    if (std::find(keep.begin(), keep.end(), tid) != keep.end()) continue;
+    if (std::any_of(previous_.begin(), previous_.end(), [&](const auto& p) { return p.first == tid; })) continue;
+    std::vector<int> before = machine::thread_affinity(tid);
+    if (!before.empty() && machine::set_thread_affinity(cpus_, tid) == 0) previous_.emplace_back(tid, std::move(before));
+  }
 }
 
-ThreadAffinityScope::~ThreadAffinityScope() {
-  if (moved_) machine::set_current_affinity(previous_);
+ProcessAffinityScope::~ProcessAffinityScope() {
+  for (const auto& [tid, cpus] : previous_) machine::set_thread_affinity(cpus, tid);  // ESRCH: it has ended
 }
 
 }  // namespace cmh::engine

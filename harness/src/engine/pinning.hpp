@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "machine/topology.hpp"
@@ -48,18 +49,24 @@ std::vector<int> cpus_besides_workers(const Pinning& pinning, const std::vector<
 /// "thread 0 on CPU 1 (core 1, node 0), ...; control thread on 0" and the notes, for the report.
 std::string pinning_summary(const Pinning& pinning);
 
-/// Moves the calling thread to `cpus` for the scope's lifetime, then back to the
-/// affinity it had. A failure to move leaves it where it was.
-class ThreadAffinityScope {
+/// Moves every thread the process has now (the calling one, the output flusher, the
+/// allocator's purge thread, threads the benchmark started) to `cpus` for the scope's
+/// lifetime, then each that still exists back to the affinity it had. A thread
+/// started later inherits the mask of the thread that starts it: move_others()
+/// moves those too.
+class ProcessAffinityScope {
  public:
-  explicit ThreadAffinityScope(const std::vector<int>& cpus);
-  ~ThreadAffinityScope();
-  ThreadAffinityScope(const ThreadAffinityScope&) = delete;
-  ThreadAffinityScope& operator=(const ThreadAffinityScope&) = delete;
+  explicit ProcessAffinityScope(const std::vector<int>& cpus);
+  ~ProcessAffinityScope();
+  ProcessAffinityScope(const ProcessAffinityScope&) = delete;
+  ProcessAffinityScope& operator=(const ProcessAffinityScope&) = delete;
+
+  /// Moves the threads started since, except those in `keep` (the pinned workers).
+  void move_others(const std::vector<int>& keep);
 
  private:
-  std::vector<int> previous_;
-  bool moved_ = false;
+  std::vector<int> cpus_;
+  std::vector<std::pair<int, std::vector<int>>> previous_;  ///< thread id, its mask before
 };
 
 }  // namespace cmh::engine

@@ -6,6 +6,7 @@
 
 #include <cxxabi.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <string>
 #include <system_error>
@@ -82,6 +83,12 @@ bool WorkerPool::sleep_unless_failed(Clock::time_point deadline, int failures_se
   return changed_.wait_until(lock, deadline, [&] { return failures_ != failures_seen; });
 }
 
+std::vector<int> WorkerPool::thread_ids() const {
+  std::vector<int> tids;
+  for (const auto& slot : slots_) tids.push_back(slot->tid);
+  return tids;
+}
+
 std::optional<Failure> WorkerPool::first_failure() const {
   for (const auto& slot : slots_)
     if (slot->failure) return slot->failure;
@@ -90,7 +97,8 @@ std::optional<Failure> WorkerPool::first_failure() const {
 
 void WorkerPool::worker_main(int index) {
   Slot& slot = *slots_[index];
-  if (static_cast<std::size_t>(index) < cpus_.size()) slot.pin_error = machine::set_current_affinity({cpus_[index]});
+  slot.tid = static_cast<int>(::gettid());
+  if (static_cast<std::size_t>(index) < cpus_.size()) slot.pin_error = machine::set_thread_affinity({cpus_[index]});
   const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   slot.ready.store(true, std::memory_order_release);
   slot.ready.notify_one();

@@ -39,6 +39,8 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int size() const { return static_cast<int>(slots_.size()); }
+  /// The workers' kernel thread ids (gettid), by worker index.
+  std::vector<int> thread_ids() const;
 
   /// Hands `job` to an idle worker.
   void post(int worker, Job job);
@@ -63,6 +65,7 @@ class WorkerPool {
     std::atomic<std::uint32_t> posted{0};
     std::atomic<bool> ready{false};  // the thread has set itself up (its StackGuard)
     int pin_error = 0;               // errno of pinning itself to its CPU, written before ready
+    int tid = 0;                     // its gettid(), written before ready
     Job job;
     std::optional<Failure> failure;
   };

@@ -508,8 +508,8 @@ class ForkSession {
   void on(const Pinned& m) {
     result_.pinning = m.pinning;
     observer_.workers_pinned(m.pinning);
-    // The host's own thread, too, off the workers' CPUs while the fork runs.
-    host_off_workers_.emplace(engine::cpus_besides_workers(m.pinning, machine::current_affinity()));
+    // The host's threads, too, off the workers' CPUs while the fork runs.
+    host_off_workers_.emplace(engine::cpus_besides_workers(m.pinning, machine::thread_affinity()));
   }
 
   // ---- after the fork ----
@@ -567,7 +567,7 @@ class ForkSession {
   std::optional<Failure> worker_failure_;
   std::optional<Failure> host_failure_;
   std::optional<OutOfMemory> allocator_oom_;
-  std::optional<engine::ThreadAffinityScope> host_off_workers_;  ///< -pin: back when the session ends
+  std::optional<engine::ProcessAffinityScope> host_off_workers_;  ///< -pin: back when the session ends
 
   Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
 

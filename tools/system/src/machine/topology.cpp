@@ -4,6 +4,10 @@
 
 #include <sched.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -15,7 +19,7 @@ namespace cmh::machine {
 
 namespace {
 
-constexpr std::string_view kCpuDir = "/sys/devices/system/cpu";
+constexpr std::string_view kSysCpu = "/sys/devices/system/cpu";
 
 std::vector<int> list_file(const SysTree& tree, const std::string& path) {
   const auto text = tree.line(path);
@@ -25,10 +29,10 @@ std::vector<int> list_file(const SysTree& tree, const std::string& path) {
 
 /// The online CPUs: cpu/online, or the cpuN directories when that file is missing.
 std::vector<int> online_cpus(const SysTree& tree) {
-  if (const auto text = tree.line(std::string(kCpuDir) + "/online"))
+  if (const auto text = tree.line(std::string(kSysCpu) + "/online"))
     if (auto cpus = parse_cpu_list(*text); cpus && !cpus->empty()) return *cpus;
   std::vector<int> cpus;
-  for (const auto& name : tree.list(kCpuDir)) {
+  for (const auto& name : tree.list(kSysCpu)) {
     if (name.size() < 4 || name.rfind("cpu", 0) != 0) continue;
     if (auto one = parse_cpu_list(name.substr(3)); one && one->size() == 1 && name.find('-') == std::string::npos)
       cpus.push_back(one->front());
@@ -77,7 +81,7 @@ std::vector<int> Topology::ids() const {
 
 Topology read_topology(const SysTree& tree) {
   Topology t;
-  const std::string cpu_dir(kCpuDir);
+  const std::string cpu_dir(kSysCpu);
   const auto isolated = list_file(tree, cpu_dir + "/isolated");
   const auto nohz = list_file(tree, cpu_dir + "/nohz_full");
   // Hybrid Intel CPUs have one core PMU per kind of core, each listing its CPUs.
@@ -124,24 +128,32 @@ Topology read_topology(const SysTree& tree) {
   return t;
 }
 
-std::vector<int> current_affinity() {
+std::vector<int> thread_affinity(int tid) {
   CpuSetPtr set(CPU_ALLOC(kSetCpus));
   const std::size_t size = CPU_ALLOC_SIZE(kSetCpus);
   CPU_ZERO_S(size, set.get());
   std::vector<int> cpus;
-  if (::sched_getaffinity(0, size, set.get()) != 0) return cpus;
+  if (::sched_getaffinity(tid, size, set.get()) != 0) return cpus;
   for (int c = 0; c < kSetCpus; ++c)
     if (CPU_ISSET_S(c, size, set.get())) cpus.push_back(c);
   return cpus;
 }
 
-int set_current_affinity(const std::vector<int>& cpus) {
+int set_thread_affinity(const std::vector<int>& cpus, int tid) {
   CpuSetPtr set(CPU_ALLOC(kSetCpus));
   const std::size_t size = CPU_ALLOC_SIZE(kSetCpus);
   CPU_ZERO_S(size, set.get());
   for (int c : cpus)
     if (c >= 0 && c < kSetCpus) CPU_SET_S(c, size, set.get());
-  return ::sched_setaffinity(0, size, set.get()) == 0 ? 0 : errno;
+  return ::sched_setaffinity(tid, size, set.get()) == 0 ? 0 : errno;
+}
+
+std::vector<int> process_threads() {
+  std::vector<int> tids;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec))
+    tids.push_back(std::atoi(it->path().filename().c_str()));
+  return tids;
 }
 
 }  // namespace cmh::machine

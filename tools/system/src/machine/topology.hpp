@@ -44,11 +44,14 @@ struct Topology {
 /// those are absent (Arm big.LITTLE). A CPU without topology files is its own core.
 Topology read_topology(const SysTree& tree);
 
-/// The CPUs the calling thread may run on (sched_getaffinity): its cpuset and any
-/// taskset/numactl binding applied.
-std::vector<int> current_affinity();
+/// The CPUs a thread may run on (sched_getaffinity): its cpuset and any taskset/numactl
+/// binding applied. `tid` 0 is the calling thread; empty when it cannot be read.
+std::vector<int> thread_affinity(int tid = 0);
 
-/// Sets the calling thread's affinity; 0 or the errno.
-int set_current_affinity(const std::vector<int>& cpus);
+/// Sets a thread's affinity (`tid` 0: the calling thread); 0 or the errno.
+int set_thread_affinity(const std::vector<int>& cpus, int tid = 0);
+
+/// The thread ids of this process (/proc/self/task).
+std::vector<int> process_threads();
 
 }  // namespace cmh::machine

@@ -69,7 +69,7 @@ int run_show(const Options& options, std::ostream& out) {
   const auto knobs = machine::read_knobs(tree, {options.cpus});
 
   out << "cmh-system show: " << topo.cpus.size() << " online CPUs (" << machine::format_cpu_list(topo.ids()) << ")";
-  if (tree.is_live()) out << ", this process may run on " << machine::format_cpu_list(machine::current_affinity());
+  if (tree.is_live()) out << ", this process may run on " << machine::format_cpu_list(machine::thread_affinity());
   if (!tree.is_live()) out << ", root " << options.root.string();
   out << "\n";
   std::error_code ec;
