@@ -35,14 +35,21 @@ def check_show(proc, who):
 
 
 check_show(run(args.tool, ["show"], timeout=30), "this user")
+# nobody may not be able to reach the build tree (a clone under /root): a copy of the tool
+# and the fake tree go to a directory of their own under /tmp.
+shared = tempfile.mkdtemp(prefix="cmh-system-e2e-", dir="/tmp")
+os.chmod(shared, 0o755)
+tool = os.path.join(shared, "cmh-system")
+shutil.copy(args.tool, tool)
+os.chmod(tool, 0o755)
 setpriv = shutil.which("setpriv")
 if os.geteuid() == 0 and setpriv:
-    as_nobody = run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", args.tool, "show"], timeout=30)
+    as_nobody = run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", tool, "show"], timeout=30)
     check_show(as_nobody, "nobody")
 
 # A fake tree nobody may write: tune refuses in one line and changes nothing.
-root = tempfile.mkdtemp(prefix="cmh-system-ro-")
-os.chmod(root, 0o755)
+root = os.path.join(shared, "root")
+os.mkdir(root, 0o755)
 files = {
     "sys/devices/system/cpu/online": "0-1\n",
     "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor": "powersave\n",
@@ -59,7 +66,7 @@ for rel, text in files.items():
 for dirpath, dirnames, _ in os.walk(root):
     for d in dirnames:
         os.chmod(os.path.join(dirpath, d), 0o755)
-tune = [args.tool, "--root", root, "tune"]
+tune = [tool, "--root", root, "tune"]
 if os.geteuid() == 0:
     # root writes read-only files: run as nobody, who may not.
     tune = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + tune if setpriv else None
@@ -76,7 +83,7 @@ if tune:
 dry = run(args.tool, ["--root", root, "--dry-run", "tune"], timeout=30)
 check(dry.returncode == 0 and "would write 'performance'" in dry.stdout, f"dry run: {dry.stdout}")
 check(run(args.tool, ["--root", root, "reset"], timeout=30).stdout.startswith("Nothing to reset"), "reset without state")
-shutil.rmtree(root)
+shutil.rmtree(shared)
 
 helped = run(args.tool, ["--help"], timeout=30)
 check(helped.returncode == 0 and helped.stdout.startswith("Usage: cmh-system"), "--help")
