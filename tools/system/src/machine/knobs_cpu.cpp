@@ -5,6 +5,7 @@
 // Write order matters and is the order here: setting the governor resets
 // intel_pstate's no_turbo and the EPP, so those come after it.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "machine/cpu_list.hpp"

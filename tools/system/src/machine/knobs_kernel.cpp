@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The memory and kernel knobs: transparent huge pages, NUMA balancing, ASLR, the
 // perf_event limits the profilers depend on, and the NMI watchdog.
+#include <cerrno>
 #include <string>
 
 #include "machine/knob_parts.hpp"
