@@ -89,6 +89,6 @@ helped = run(args.tool, ["--help"], timeout=30)
 check(helped.returncode == 0 and helped.stdout.startswith("Usage: cmh-system"), "--help")
 for bad, text in ((["tweak"], "unknown command tweak"), ([], "no command"), (["--root"], "--root needs a value")):
     proc = run(args.tool, bad, timeout=30)
-    check(proc.returncode == 1 and proc.stderr.strip() == f"cmh-system: {proc.stderr.strip()[12:]}"
+    check(proc.returncode == 2 and proc.stderr.strip() == f"cmh-system: {proc.stderr.strip()[12:]}"
           and text in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, f"{bad}: {proc.stderr}")
 done()

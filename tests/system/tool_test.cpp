@@ -294,10 +294,10 @@ TEST_CASE("cmh-system: a broken state file stops tune and reset, and is kept") {
   t.file("/var/lib/cmh/system-state.json", "{\"format\": \"something else\"}");
   const auto before = t.snapshot();
   const Run tuned = run(t, {"tune"});
-  CHECK(tuned.status == 1);
+  CHECK(tuned.status == 2);
   CHECK(has(tuned.err, "not a cmh-system state file"));
   CHECK(has(tuned.err, "nothing was changed"));
-  CHECK(run(t, {"reset"}).status == 1);
+  CHECK(run(t, {"reset"}).status == 2);
   CHECK(t.snapshot() == before);
   CHECK(std::filesystem::exists(t.state_file()));
 }

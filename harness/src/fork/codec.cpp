@@ -17,8 +17,9 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 288, "IterationResult changed: update fork/codec.cpp");
-static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update fork/codec.cpp");
+// Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
+static_assert(sizeof(Failure) == 152, "Failure changed: update fork/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 368, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 static_assert(sizeof(ThreadPinning) == 56, "ThreadPinning changed: update fork/codec.cpp");
@@ -207,6 +208,7 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_f64(v.host.idle_share);
   w.put_f64(v.subwindow_median);
   w.put_i64(v.subwindows);
+  w.put_string(v.label);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
@@ -233,6 +235,7 @@ void decode(ByteReader& r, IterationResult& v) {
   v.host.idle_share = r.get_f64();
   v.subwindow_median = r.get_f64();
   v.subwindows = r.get_i64();
+  v.label = r.get_string();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

@@ -26,6 +26,8 @@ struct RunContext {
   /// (tools/system/src/machine/environment.hpp).
   std::vector<std::pair<std::string, std::string>> environment;
   std::string build_type;       ///< "release" / "debug", for gbench's context
+  /// Pairs a framework added (cmh/detail/custom_context.hpp), in order.
+  std::vector<std::pair<std::string, std::string>> custom;
 };
 
 /// Detects everything above for this process (implemented in report/environment.cpp).

@@ -92,8 +92,8 @@ Options:
   --cpus LIST   The benchmark CPUs (e.g. 2-3): tune routes interrupts off them.
   -h, --help    This text.
 
-Exit status: 0 done; 1 bad command line, needs root, or a file could not be
-written or restored (the state file is then kept).
+Exit status: 0 done; 1 needs root, or a file could not be written or restored
+(the state file is then kept); 2 a bad command line or a broken state file.
 See docs/preparing-the-machine.md.
 )";
 }

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     }
   } catch (const UsageError& e) {
     std::cerr << "cmh-system: " << e.what() << "\n";
-    return 1;
+    return 2;  // bad usage, as every tool under tools/ (tools/README.md)
   } catch (const std::exception& e) {
     std::cerr << "cmh-system: " << e.what() << "\n";
     return 1;

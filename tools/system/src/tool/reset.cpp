@@ -51,7 +51,7 @@ int run_reset(const Options& o, std::ostream& out, std::ostream& err) {
     state = read_state(o.state_file);
   } catch (const StateError& e) {
     err << "cmh-system reset: " << e.what() << "; nothing was changed\n";
-    return 1;
+    return 2;  // bad input
   }
   const machine::SysTree tree(o.root);
 

@@ -54,7 +54,7 @@ int run_tune(const Options& o, std::ostream& out, std::ostream& err) {
       existing = read_state(o.state_file);
     } catch (const StateError& e) {
       err << "cmh-system tune: " << e.what() << ": fix or remove it; nothing was changed\n";
-      return 1;
+      return 2;  // bad input
     }
   }
 
