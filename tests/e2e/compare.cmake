@@ -4,6 +4,7 @@
 add_executable(cmh-compare-unit-tests ${CMAKE_CURRENT_SOURCE_DIR}/compare/main.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/significance_test.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/readers_test.cpp
+               ${CMAKE_CURRENT_SOURCE_DIR}/compare/environment_test.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/icount_gate_test.cpp)
 cmh_apply_warnings(cmh-compare-unit-tests)
 target_link_libraries(cmh-compare-unit-tests PRIVATE cmh_compare_core doctest::doctest)

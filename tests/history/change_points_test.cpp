@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Change points on series made in memory: the energy split, a step found at its
 // commit and nowhere else, a flat noisy series left alone, the direction following
-// the metric, exact metrics, and the effect-size floor.
+// the metric, exact metrics, the effect-size floor, and check's machine-state warning.
 #include "change_points.hpp"
+#include "changes_output.hpp"
 
 #include <doctest/doctest.h>
 
@@ -130,4 +131,19 @@ TEST_CASE("history: environment differences name the fields that changed") {
   REQUIRE(d.size() == 2);
   CHECK(d[0] == "kernel: 6.1.0-18 -> 6.1.0-21");
   CHECK(d[1] == "toolVersion: (none) -> cmh 0.2");
+}
+
+TEST_CASE("history: check names the machine-state differences at the commit, once each") {
+  Series a = make_series(4, [](std::size_t) { return 100.0; });
+  for (auto& p : a.points) p.environment = {{"kernel", "6.1"}, {"machine.governor", "powersave"}, {"machine.smt", "on"}};
+  a.points[3].environment["machine.governor"] = "performance";
+  a.points[3].environment["kernel"] = "6.2";  // not the machine's state: changes lists it, check does not warn
+  Series b = a;
+  b.metric = "alloc.rate.norm";
+  const std::vector<Series> all{a, b};
+  const auto d = machine_differences(all, "c3");
+  REQUIRE(d.size() == 1);
+  CHECK(d[0] == "machine.governor: powersave -> performance");
+  CHECK(machine_differences(all, "c2").empty());
+  CHECK(machine_differences(all, "c0").empty());  // no run before it
 }

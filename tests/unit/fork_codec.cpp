@@ -37,6 +37,7 @@ BenchmarkParams sample_plan() {
   p.fork_args = {"-Xmx1g", "--membind=0", "-DFOO=b a r"};
   p.params = {{"size", "64"}, {"text", "ünïcode, with comma"}};
   p.profilers = {"alloc", "perf:events=cycles;x=1"};
+  p.pin = "3,1-2";
   return p;
 }
 
@@ -91,6 +92,7 @@ TEST_CASE("fork codec: the plan crosses the channel field by field") {
   CHECK(q.fork_args == p.fork_args);
   CHECK(q.params == p.params);
   CHECK(q.profilers == p.profilers);
+  CHECK(q.pin == p.pin);
 }
 
 TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries and NaN") {
@@ -240,6 +242,7 @@ TEST_CASE("fork messages: every message type round-trips through a frame") {
       IterationFailed{IterationKind::measurement, 4, Failure{FailureKind::exception, "what", "std::logic_error", 0, 0, {}, {}}},
       BenchmarkError{Failure{FailureKind::other, "benchmark not found", "", 0, 0, {}, {}}},
       Finish{},
+      Pinned{Pinning{"cores", {{0, 2, 1, 0, 0, "P"}, {1, 5, 3, 1, -1, ""}}, "0-7", "0,4", {"a note"}}},
   };
   FrameDecoder decoder;
   std::string stream;
@@ -259,6 +262,7 @@ TEST_CASE("fork messages: every message type round-trips through a frame") {
   CHECK(std::get<IterationStarted>(out[2]).index == 2);
   CHECK(std::get<IterationFailed>(out[4]).failure.exception_type == "std::logic_error");
   CHECK(std::get<BenchmarkError>(out[5]).failure.message == "benchmark not found");
+  CHECK(std::get<Pinned>(out[7]).pinning == std::get<Pinned>(messages[7]).pinning);
 }
 
 TEST_CASE("fork messages: a handshake of protocol version 1 decodes, so the host refuses it by its version") {

@@ -67,6 +67,7 @@ inline RunResults synthetic_results(double shift = 0.0) {
     b.params = params_of("Sample_01", "hello", BenchmarkMode::throughput, TimeUnit::s);
     b.params.fork_args = {"-Xmx1g", "-XX:+AlwaysPreTouch"};
     b.params.profilers = {"alloc"};
+    b.params.pin = "cores";
     const double scores[2][3] = {{1.0e8, 1.1e8, 0.9e8}, {1.05e8, 0.95e8, 1.0e8}};
     for (int f = 0; f < 2; ++f) {
       std::vector<IterationResult> its;
@@ -78,6 +79,7 @@ inline RunResults synthetic_results(double shift = 0.0) {
         its.push_back(std::move(it));
       }
       b.forks.push_back(fork_of(f + 1, std::move(its)));
+      b.forks.back().pinning = {"cores", {{0, 1, 1, 0, 0, ""}}, "0-1", "0", {}};
     }
     r.benchmarks.push_back(std::move(b));
   }
@@ -193,6 +195,8 @@ inline model::RunContext synthetic_context() {
   c.numa_reason = "one NUMA node";
   c.allocator_options = "-Xmx1g -XX:+AlwaysPreTouch";
   c.warnings = {"CPU frequency governor is \"powersave\"", "running under a hypervisor (KVM)"};
+  c.environment = {{"governor", "powersave"}, {"boost", "unknown"}, {"smt", "on"}, {"thp", "madvise"},
+                   {"numaBalancing", "0"}, {"vm", "KVM"}, {"tuned", "no"}};
   c.build_type = "release";
   return c;
 }

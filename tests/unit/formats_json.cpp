@@ -206,7 +206,7 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
   const Json& ok = record_named(r.doc, "Sample_01.hello")["cmh"];
   CHECK(keys_of(ok) == std::vector<std::string>{"version", "compiler", "compilerFlags", "buildType", "cpuModel",
                                                 "cpuCount", "kernel", "numaMode", "numaReason", "numaNodes", "allocatorOptions",
-                                                "warnings", "profilers", "warmupForks", "forksCompleted",
+                                                "warnings", "environment", "pinning", "profilers", "warmupForks", "forksCompleted",
                                                 "runComplete", "failed", "scoreMeaning", "forkInterval",
                                                 "medianScore", "cpuTimeNorm", "disturbance"});
   CHECK(ok["compilerFlags"] == "-O2 -g -DNDEBUG -std=c++20");
@@ -218,6 +218,11 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
   CHECK(ok["runComplete"] == true);
   CHECK(ok["failed"] == false);
   CHECK(ok["forksCompleted"] == 2);
+  CHECK(ok["environment"]["governor"] == "powersave");
+  CHECK(ok["environment"]["tuned"] == "no");
+  CHECK(ok["pinning"]["mode"] == "cores");
+  CHECK(ok["pinning"]["forks"][1]["threads"][0]["cpu"] == 1);
+  CHECK(record_named(r.doc, "Sample_02.params")["cmh"]["pinning"] == Json{{"mode", "none"}});
 
   // A benchmark whose second fork crashed: fork 1's data, and the failure with its reason.
   const Json& crashed = record_named(r.doc, "Sample_05.crashes");

@@ -56,6 +56,8 @@ struct BenchmarkParams {
   double precision = 0;
   /// -prec: the time one fork (or the -f 0 trial) may take, its share of -maxTime.
   Nanos precision_budget{0};
+  /// -pin: "none", "cpus", "cores" or a CPU list ("0,2-3"): where the workers run.
+  std::string pin = "none";
 
   /// The value of parameter `name`, or an empty string if there is none.
   std::string_view param(std::string_view key) const {

@@ -142,6 +142,27 @@ struct AllocatorState {
   bool operator==(const AllocatorState&) const = default;
 };
 
+/// Where one worker thread of a fork ran under -pin.
+struct ThreadPinning {
+  int thread = 0;  ///< thread index
+  int cpu = -1;
+  int core = -1;     ///< the CPU's core_id (unique within its package)
+  int package = -1;  ///< -1 where sysfs does not say
+  int node = -1;     ///< NUMA node; -1 where the kernel shows none
+  std::string core_type;  ///< "P" or "E" on hybrid CPUs, else ""
+  bool operator==(const ThreadPinning&) const = default;
+};
+
+/// What -pin did in one fork (or the -f 0 trial); mode "" when it pinned nothing.
+struct Pinning {
+  std::string mode;                    ///< "cpus", "cores" or the CPU list given
+  std::vector<ThreadPinning> threads;  ///< by thread index
+  std::string allowed_cpus;            ///< the process's affinity mask, "0-7"
+  std::string control_cpus;            ///< where the control thread (and its profilers) ran
+  std::vector<std::string> notes;      ///< e.g. no CPU left for the control thread
+  bool operator==(const Pinning&) const = default;
+};
+
 /// One fork (or the in-process trial of -f 0).
 struct ForkResult {
   int index = 1;             ///< 1-based among forks of its kind
@@ -153,6 +174,7 @@ struct ForkResult {
   std::vector<ScalarResult> trial_secondaries;
   std::optional<Failure> failure;  ///< set when the fork did not complete
   AllocatorState allocator;        ///< the fork's own allocator decisions
+  Pinning pinning;                 ///< where its worker threads ran (-pin)
 };
 
 /// -prec: the precision reached and what stopped the run from adding iterations or forks.

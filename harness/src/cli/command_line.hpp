@@ -57,6 +57,8 @@ struct CommandLine {
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
   std::optional<Shard> shard;       ///< -shard I/N (CMH_SHARD_INDEX/CMH_TOTAL_SHARDS are read by the host)
   std::optional<Nanos> fork_start_timeout;  ///< -forkStartTimeout; unset: automatic
+  std::string pin = "none";  ///< -pin: none, cpus, cores or a CPU list (checked by the parser)
+  bool strict = false;       ///< -strict: refuse to run on an unfit machine
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

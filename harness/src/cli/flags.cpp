@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/values.hpp"
+#include "engine/pinning.hpp"
 
 namespace cmh::cli {
 
@@ -156,6 +157,16 @@ const FlagSpec kFlags[] = {
      "Values of one parameter, e.g. -p size=10,1000; give one -p per parameter. They replace the "
      "values declared in code; each must convert to the parameter's type.",
      apply_params},
+    {"pin", "", "where", false,
+     "Where the worker threads run: none (the scheduler decides), cpus (each on its own logical CPU), "
+     "cores (each on its own physical core, its SMT siblings left idle) or a CPU list such as 2,3 (thread "
+     "i on the i-th). Only CPUs this process may run on (cpuset, taskset, --cpunodebind); performance "
+     "cores first on hybrid CPUs. The control thread moves to the CPUs left over. More threads than "
+     "CPUs (cores) fails the benchmark. cmh.pinning records where each ran. (default: none)",
+     [](ParseState& s, std::string_view v) {
+       if (auto problem = engine::pin_spec_problem(v)) throw CommandLineError(*problem);
+       s.command_line.pin = std::string(v);
+     }},
     {"prec", "", "precision", false,
      "Target precision, e.g. 2%: each fork (also -f 0) keeps adding measurement iterations after -i "
      "(up to 4 x -i, at least 50) until its 99.9 % error is at most this share of its mean, then "
@@ -195,6 +206,12 @@ const FlagSpec kFlags[] = {
      "running until all have stopped, which lowers the noise of multithreaded benchmarks. Always off "
      "for SingleShotTime. (default: true)",
      [](ParseState& s, std::string_view v) { overrides(s).sync_iterations = parse_bool(v); }},
+    {"strict", "", "", false,
+     "Refuse to run, one line per reason, when the machine is not fit for a run whose precision you "
+     "will state: frequency governor not performance, turbo/boost on, workers not pinned (-pin), load "
+     "average high. Without it the same reasons are warnings. cmh-system show and tune prepare the "
+     "machine (docs/preparing-the-machine.md).",
+     [](ParseState& s, std::string_view) { s.command_line.strict = true; }},
     {"subwin", "", "time", false,
      "Also time each measurement iteration in short sub-windows of about this length (e.g. 1ms) "
      "and report their median per op, per iteration and over iterations (the Robust line, "

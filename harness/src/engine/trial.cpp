@@ -25,10 +25,12 @@
 #include "engine/counted_loop.hpp"
 #include "engine/failure.hpp"
 #include "engine/host_load.hpp"
+#include "engine/pinning.hpp"
 #include "engine/scores.hpp"
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
 #include "engine/worker_pool.hpp"
+#include "machine/topology.hpp"
 #include "stats/precision.hpp"
 #include "stats/robust_interval.hpp"
 
@@ -92,6 +94,7 @@ class Trial {
   IterationParams current_;
   detail::IterationSync sync_;
   std::vector<std::unique_ptr<WorkerSlot>> slots_;
+  std::optional<ProcessAffinityScope> process_affinity_;  ///< -pin: restored when the trial ends
   std::unique_ptr<WorkerPool> pool_;
   std::unique_ptr<StateStore> store_;
   std::vector<std::vector<ScalarResult>> profiler_results_;  // per profiler, sized before measuring
@@ -153,11 +156,22 @@ std::optional<Failure> Trial::run() {
     views[w] = &slot->view;
     slots_.push_back(std::move(slot));
   }
+  std::optional<PinPlan> pins;
+  if (pins_workers(plan_.pin)) {
+    PinOutcome outcome = plan_pinning(plan_.pin, workers, machine::read_topology(machine::SysTree("/")),
+                                      machine::thread_affinity());
+    if (!outcome.plan) return fail(first, 1, make_failure(FailureKind::other, outcome.error));
+    pins = std::move(outcome.plan);
+  }
+  // The control thread (and the profilers it calls) and the process's helper threads
+  // off the workers' CPUs, before the workers start (they pin themselves).
+  if (pins) process_affinity_.emplace(pins->control_cpus);
   try {
-    pool_ = std::make_unique<WorkerPool>(workers);
+    pool_ = std::make_unique<WorkerPool>(workers, pins ? pins->worker_cpus : std::vector<int>{});
   } catch (const std::exception& e) {
     return fail(first, 1, make_failure(FailureKind::other, std::string("cannot start worker threads: ") + e.what()));
   }
+  if (pins) observer_.workers_pinned(pins->record);
   store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
 
   // Teardowns only visit instances whose setup completed, so this is right on
@@ -181,6 +195,9 @@ std::optional<Failure> Trial::run() {
     cleanup();
     return fail(first, 1, std::move(*failure));
   }
+  // Threads started while the workers set up (the allocator's, the benchmark's) inherited
+  // a worker's CPU: off it, too.
+  if (process_affinity_) process_affinity_->move_others(pool_->thread_ids());
   const auto trial_start = std::chrono::steady_clock::now();
   for (int i = 1; i <= plan_.warmup.count; ++i) {
     if (auto f = run_iteration(plan_.warmup, i)) {

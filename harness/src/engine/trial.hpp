@@ -25,6 +25,9 @@ class TrialObserver {
   virtual void iteration_finished(const IterationResult& result) = 0;
   /// The iteration failed (exception in the benchmark or a fixture); the trial stops.
   virtual void iteration_failed(const IterationParams& ip, int index, const Failure& failure) = 0;
+  /// -pin: where the worker threads run, once, before the first iteration (not called
+  /// when the workers are not pinned).
+  virtual void workers_pinned(const Pinning&) {}
 };
 
 /// Runs the trial. Returns the failure if the benchmark failed, nullopt if it completed.

@@ -6,15 +6,18 @@
 
 #include <cxxabi.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <string>
+#include <system_error>
 
 #include "engine/failure.hpp"
 #include "engine/stack_guard.hpp"
+#include "machine/topology.hpp"
 
 namespace cmh::engine {
 
-WorkerPool::WorkerPool(int workers) {
+WorkerPool::WorkerPool(int workers, std::vector<int> cpus) : cpus_(std::move(cpus)) {
   slots_.reserve(workers);
   for (int i = 0; i < workers; ++i) slots_.push_back(std::make_unique<Slot>());
   threads_.reserve(workers);
@@ -27,6 +30,10 @@ WorkerPool::WorkerPool(int workers) {
     // A worker's own set-up allocates (its alternate signal stack); it must be over before
     // the first iteration's counters are read, or the first iteration would be charged.
     for (auto& slot : slots_) slot->ready.wait(false, std::memory_order_acquire);
+    for (int i = 0; i < workers; ++i)
+      if (const int error = slots_[i]->pin_error; error != 0)
+        throw std::system_error(error, std::generic_category(),
+                                "pinning worker " + std::to_string(i) + " to CPU " + std::to_string(cpus_[i]));
   } catch (...) {
     for (std::size_t i = 0; i < threads_.size(); ++i) post(static_cast<int>(i), Job{});
     for (auto& t : threads_) t.join();
@@ -76,6 +83,12 @@ bool WorkerPool::sleep_unless_failed(Clock::time_point deadline, int failures_se
   return changed_.wait_until(lock, deadline, [&] { return failures_ != failures_seen; });
 }
 
+std::vector<int> WorkerPool::thread_ids() const {
+  std::vector<int> tids;
+  for (const auto& slot : slots_) tids.push_back(slot->tid);
+  return tids;
+}
+
 std::optional<Failure> WorkerPool::first_failure() const {
   for (const auto& slot : slots_)
     if (slot->failure) return slot->failure;
@@ -83,8 +96,10 @@ std::optional<Failure> WorkerPool::first_failure() const {
 }
 
 void WorkerPool::worker_main(int index) {
-  const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   Slot& slot = *slots_[index];
+  slot.tid = static_cast<int>(::gettid());
+  if (static_cast<std::size_t>(index) < cpus_.size()) slot.pin_error = machine::set_thread_affinity({cpus_[index]});
+  const StackGuard guard;  // a stack overflow in the benchmark is reported as one
   slot.ready.store(true, std::memory_order_release);
   slot.ready.notify_one();
   std::uint32_t seen = 0;

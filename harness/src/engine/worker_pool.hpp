@@ -29,14 +29,18 @@ class WorkerPool {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// Starts `workers` threads (throws std::system_error if the system refuses).
-  explicit WorkerPool(int workers);
+  /// Starts `workers` threads (throws std::system_error if the system refuses). With
+  /// `cpus` (one per worker), each thread pins itself to its CPU before it reports
+  /// ready, so that its set-up (stack, first-touch pages) happens there.
+  explicit WorkerPool(int workers, std::vector<int> cpus = {});
   /// Waits for running jobs to end, then stops and joins every thread.
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int size() const { return static_cast<int>(slots_.size()); }
+  /// The workers' kernel thread ids (gettid), by worker index.
+  std::vector<int> thread_ids() const;
 
   /// Hands `job` to an idle worker.
   void post(int worker, Job job);
@@ -60,12 +64,15 @@ class WorkerPool {
   struct alignas(128) Slot {
     std::atomic<std::uint32_t> posted{0};
     std::atomic<bool> ready{false};  // the thread has set itself up (its StackGuard)
+    int pin_error = 0;               // errno of pinning itself to its CPU, written before ready
+    int tid = 0;                     // its gettid(), written before ready
     Job job;
     std::optional<Failure> failure;
   };
   void worker_main(int index);
 
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<int> cpus_;  // -pin: each worker's CPU, or empty
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable changed_;

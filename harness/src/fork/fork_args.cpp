@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "fork/fork_runner.hpp"
+#include "machine/cpu_list.hpp"
 
 namespace cmh::forking {
 
@@ -307,18 +308,7 @@ std::string preload_env_value(const ForkSettings& settings, const char* inherite
   return out;
 }
 
-std::string format_int_list(const std::vector<int>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size();) {
-    std::size_t j = i;
-    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(values[i]);
-    if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(values[j]);
-    i = j + 1;
-  }
-  return out;
-}
+std::string format_int_list(const std::vector<int>& values) { return machine::format_cpu_list(values); }
 
 std::optional<std::string> validate_fork_args(const std::vector<std::string>& args) {
   try {

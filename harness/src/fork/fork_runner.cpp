@@ -32,6 +32,8 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/pinning.hpp"
+#include "fork/adopted.hpp"
 #include "fork/classify.hpp"
 #include "fork/fork_args.hpp"
 #include "fork/oom_watch.hpp"
@@ -41,6 +43,7 @@
 #include "fork/stack_snapshot.hpp"
 #include "fork/start_bound.hpp"
 #include "fork/supervisor.hpp"
+#include "machine/topology.hpp"
 #include "model/interrupt.hpp"
 #include "wire/messages.hpp"
 #include "wire/worker_process.hpp"
@@ -466,6 +469,12 @@ class ForkSession {
   void on(const BenchmarkError&, ProtocolStep&) {}
   void on(const Finish&, ProtocolStep&) { finish_time_ = Clock::now(); }
   void on(const OutOfMemory&, ProtocolStep&) {}
+  void on(const Pinned& m, ProtocolStep&) {
+    result_.pinning = m.pinning;
+    observer_.workers_pinned(m.pinning);
+    // The host's threads, too, off the workers' CPUs while the fork runs.
+    host_off_workers_.emplace(engine::cpus_besides_workers(m.pinning, machine::thread_affinity()));
+  }
 
   // ---- after the fork ----
 
@@ -514,6 +523,7 @@ class ForkSession {
   std::int64_t worker_pid_ = 0;
   bool channel_truncated_ = false;
   std::optional<Failure> host_failure_;
+  std::optional<engine::ProcessAffinityScope> host_off_workers_;  ///< -pin: back when the session ends
 
   Clock::time_point out_pause_until_{}, err_pause_until_{};  ///< batched reads, see kBatchPause
   Clock::time_point spawn_time_, last_progress_, open_since_, finish_time_;

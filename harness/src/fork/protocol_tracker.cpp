@@ -148,4 +148,8 @@ ProtocolStep ProtocolTracker::on(const OutOfMemory& m) {
   return {};
 }
 
+// -pin: the worker reports where its threads run once they are pinned, in set-up or (for
+// a benchmark whose threads start late) later; legal anywhere between handshake and finish.
+ProtocolStep ProtocolTracker::on(const Pinned&) { return {}; }
+
 }  // namespace cmh::forking

@@ -98,6 +98,7 @@ class ProtocolTracker {
   ProtocolStep on(const BenchmarkError& m);
   ProtocolStep on(const Finish& m);
   ProtocolStep on(const OutOfMemory& m);
+  ProtocolStep on(const Pinned& m);
   /// Checks a message's bulk index; true when it differs from the last one.
   bool enter_bulk(int bulk);
   /// The phase after an iteration ended.

@@ -7,6 +7,7 @@
 // real_time and cpu_time follow Google Benchmark's definitions: wall time and CPU
 // time of all threads per op of all threads (stats/time_per_op.hpp).
 #include "formats/labels.hpp"
+#include "formats/machine_json.hpp"
 #include "formats/renderers.hpp"
 #include "model/allocator_state.hpp"
 #include "stats/time_per_op.hpp"
@@ -326,6 +327,7 @@ Json context_json(const RunResults& results, const model::RunContext& ctx, const
   std::string warnings;
   for (const auto& w : ctx.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
   c["warnings"] = warnings;
+  c["cmh_environment"] = environment_text(ctx);
   c["run_complete"] = results.complete ? "true" : "false";
   // AddCustomContext / --benchmark_context: strings, as Google Benchmark writes them;
   // a key of cmh's own is not overwritten.

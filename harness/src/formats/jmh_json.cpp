@@ -6,6 +6,7 @@
 // allocator options, warnings, the benchmark's failure and whether the run completed).
 #include "stats/nan.hpp"
 #include "formats/labels.hpp"
+#include "formats/machine_json.hpp"
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
 #include "formats/tidy_json.hpp"
@@ -201,6 +202,8 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
     j["context"] = std::move(custom);
   }
   j["warnings"] = string_array(ctx.warnings);
+  j["environment"] = environment_json(ctx);
+  j["pinning"] = pinning_json(run);
   j["profilers"] = string_array(run.params.profilers);
   j["warmupForks"] = run.params.warmup_forks;
   int completed = 0;

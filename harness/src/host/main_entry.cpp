@@ -35,6 +35,7 @@
 #include "host/run_loop.hpp"
 #include "host/sharding.hpp"
 #include "host/signals.hpp"
+#include "host/strict_check.hpp"
 #include "model/run_context.hpp"
 #include "profiling/profiler_factory.hpp"
 #include "report/summary_table.hpp"
@@ -148,6 +149,8 @@ int run_host(int argc, char** argv) {
     std::fprintf(stderr, "Shard %d/%d: %zu of %zu benchmark runs.\n", shard->index, shard->total, plans.size(), all);
     if (plans.empty()) return 0;  // more parts than runs: this one has nothing to do
   }
+  // Before -o or a result file is touched: a refused run leaves nothing behind.
+  if (auto status = host::refuse_if_strict(cl)) return *status;
 
   host::RunSetup setup;
   setup.command_line = &cl;
@@ -191,6 +194,7 @@ int run_host(int argc, char** argv) {
   forking::become_subreaper();
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
+  host::add_strict_warnings(cl, setup.context);
   setup.executable = this_executable();
   setup.host_startup = startup;
   // With -o everything goes to the file, the forks' stderr included.

@@ -195,6 +195,7 @@ BenchmarkParams resolve(const BenchmarkDefinition& def, const OptionSet& o, Benc
   if (o.fork.warmups) bp.warmup_forks = *o.fork.warmups;
   bp.fork_args = effective_fork_args(o);
   bp.profilers = profilers_in_call_order(cl.profilers);
+  bp.pin = cl.pin;
   check_code_values(def, bp);
   return bp;
 }

@@ -3,6 +3,7 @@
 #include "host/trial_observers.hpp"
 
 #include "host/bulk_warmup.hpp"
+#include "engine/pinning.hpp"
 #include "model/allocator_state.hpp"
 
 namespace cmh::host {
@@ -48,6 +49,10 @@ void ForkReportObserver::fork_allocator(const AllocatorState& state) {
   output_.println("# Fork allocator options: " + state.options);
 }
 
+void ForkReportObserver::workers_pinned(const Pinning& pinning) {
+  output_.println("# Fork pinning: " + engine::pinning_summary(pinning));
+}
+
 void InProcessObserver::iteration_started(const IterationParams& ip, int index) {
   if (on_boundary_) on_boundary_();
   output_.iteration_start(bp_, ip, index);
@@ -63,6 +68,11 @@ void InProcessObserver::iteration_finished(const IterationResult& result) {
 void InProcessObserver::iteration_failed(const IterationParams&, int, const Failure& failure) {
   failure_shown_ = true;
   output_.iteration_failure(bp_, failure);
+}
+
+void InProcessObserver::workers_pinned(const Pinning& pinning) {
+  collected_.pinning = pinning;
+  output_.println("# Pinning: " + engine::pinning_summary(pinning));
 }
 
 }  // namespace cmh::host

@@ -26,6 +26,7 @@ class ForkReportObserver final : public forking::ForkObserver {
   void fork_output(bool is_stderr, std::string_view line) override;
   void verbose(std::string_view line) override;
   void fork_allocator(const AllocatorState& state) override;
+  void workers_pinned(const Pinning& pinning) override;
   void bulk_warmup(const BenchmarkParams* plan, int index, int count) override;
 
   /// A failure of the fork's own benchmark was shown (a bulk warmup's does not count).
@@ -67,6 +68,7 @@ class InProcessObserver final : public engine::TrialObserver {
   void iteration_started(const IterationParams& ip, int index) override;
   void iteration_finished(const IterationResult& result) override;
   void iteration_failed(const IterationParams& ip, int index, const Failure& failure) override;
+  void workers_pinned(const Pinning& pinning) override;
 
   bool failure_shown() const { return failure_shown_; }
 

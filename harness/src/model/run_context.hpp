@@ -22,6 +22,9 @@ struct RunContext {
   std::string numa_reason;
   std::string allocator_options;
   std::vector<std::string> warnings;
+  /// cmh.environment: the machine's knobs in short form, e.g. {"governor", "performance"}
+  /// (tools/system/src/machine/environment.hpp).
+  std::vector<std::pair<std::string, std::string>> environment;
   std::string build_type;       ///< "release" / "debug", for gbench's context
   /// Pairs a framework added (cmh/detail/custom_context.hpp), in order.
   std::vector<std::pair<std::string, std::string>> custom;

@@ -21,9 +21,8 @@
 #include <sstream>
 #include <system_error>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
+#include "machine/environment.hpp"
+#include "machine/knobs.hpp"
 
 
 namespace cmh::report {
@@ -33,22 +32,6 @@ namespace fs = std::filesystem;
 
 using model::read_first_line;
 
-/// The value of the first "key : value" line of /proc/cpuinfo with that key.
-std::string cpuinfo_field(const fs::path& root, std::string_view key) {
-  std::ifstream in(root / "proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(0, colon);
-    while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
-    if (name != key) continue;
-    const auto start = line.find_first_not_of(' ', colon + 1);
-    return start == std::string::npos ? "" : line.substr(start);
-  }
-  return "";
-}
-
 int cpuinfo_processors(const fs::path& root) {
   std::ifstream in(root / "proc/cpuinfo");
   std::string line;
@@ -56,62 +39,6 @@ int cpuinfo_processors(const fs::path& root) {
   while (std::getline(in, line))
     if (line.rfind("processor", 0) == 0) ++count;
   return count;
-}
-
-std::vector<std::string> governors(const fs::path& root) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(root / "sys/devices/system/cpu", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() < 4 || name.rfind("cpu", 0) != 0 ||
-        !std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      continue;
-    if (auto g = read_first_line(entry.path() / "cpufreq/scaling_governor"); g && !g->empty())
-      if (std::find(found.begin(), found.end(), *g) == found.end()) found.push_back(*g);
-  }
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-std::optional<bool> turbo(const fs::path& root) {
-  // intel_pstate says "no_turbo"; acpi-cpufreq and amd-pstate say "boost".
-  if (auto no_turbo = read_first_line(root / "sys/devices/system/cpu/intel_pstate/no_turbo"))
-    return *no_turbo == "0";
-  if (auto boost = read_first_line(root / "sys/devices/system/cpu/cpufreq/boost")) return *boost == "1";
-  return std::nullopt;
-}
-
-std::string hypervisor_from_cpuid() {
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || (c & (1u << 31)) == 0) return "";
-  // Leaf 0x40000000 names the hypervisor in ebx, ecx, edx.
-  __cpuid(0x40000000, a, b, c, d);
-  char vendor[13] = {};
-  for (int i = 0; i < 4; ++i) {
-    vendor[i] = static_cast<char>(b >> (8 * i));
-    vendor[4 + i] = static_cast<char>(c >> (8 * i));
-    vendor[8 + i] = static_cast<char>(d >> (8 * i));
-  }
-  const std::string_view v(vendor);
-  if (v.starts_with("KVMKVMKVM")) return "KVM";
-  if (v == "Microsoft Hv") return "Hyper-V";
-  if (v == "VMwareVMware") return "VMware";
-  if (v == "XenVMMXenVMM") return "Xen";
-  if (v == "TCGTCGTCGTCG") return "QEMU TCG";
-  if (v == "ACRNACRNACRN") return "ACRN";
-  if (v == "bhyve bhyve ") return "bhyve";
-  return "hypervisor";
-#else
-  return "";
-#endif
-}
-
-std::string hypervisor(const fs::path& root, bool use_cpuid) {
-  if (use_cpuid)
-    if (auto name = hypervisor_from_cpuid(); !name.empty()) return name;
-  const std::string flags = " " + cpuinfo_field(root, "flags") + " ";
-  return flags.find(" hypervisor ") != std::string::npos ? "hypervisor" : "";
 }
 
 std::optional<double> load_average(const fs::path& root) {
@@ -159,13 +86,43 @@ EnvironmentFacts probe_environment(const fs::path& root) {
 #endif
   f.sanitized = compiled_with_asan();
   const bool real_root = root == fs::path("/");
-  f.governors = governors(root);
-  f.turbo = turbo(root);
-  f.hypervisor = hypervisor(root, real_root);
+  const machine::SysTree tree(root);
+  f.governors = machine::cpu_governors(tree);
+  f.turbo = machine::boost_enabled(tree);
+  f.hypervisor = machine::hypervisor(tree);
   f.load_average = load_average(root);
   f.cpu_count = real_root ? static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)) : cpuinfo_processors(root);
   return f;
 }
+
+namespace {
+
+std::optional<std::string> governor_warning(const EnvironmentFacts& f) {
+  std::vector<std::string> slow_governors;
+  for (const auto& g : f.governors)
+    if (g != "performance") slow_governors.push_back(g);
+  if (slow_governors.empty()) return std::nullopt;
+  std::string names;
+  for (const auto& g : slow_governors) names += (names.empty() ? "'" : ", '") + g + "'";
+  return fmt::format("The CPU frequency governor is {}, not 'performance': the clock may change during the run.",
+                     names);
+}
+
+std::optional<std::string> turbo_warning(const EnvironmentFacts& f) {
+  if (!f.turbo.value_or(false)) return std::nullopt;
+  return "CPU turbo boost is on: the clock depends on temperature and on the load of the other cores.";
+}
+
+std::optional<std::string> load_warning(const EnvironmentFacts& f) {
+  if (!f.load_average) return std::nullopt;
+  const double threshold = std::max(1.0, 0.5 * std::max(f.cpu_count, 1));
+  if (*f.load_average <= threshold) return std::nullopt;
+  return fmt::format("The load average is high ({:.2f} over the last minute on {} CPU{}): other "
+                     "processes compete with the benchmark.",
+                     *f.load_average, f.cpu_count, f.cpu_count == 1 ? "" : "s");
+}
+
+}  // namespace
 
 std::vector<std::string> environment_warnings(const EnvironmentFacts& f) {
   std::vector<std::string> w;
@@ -179,31 +136,22 @@ std::vector<std::string> environment_warnings(const EnvironmentFacts& f) {
   if (f.sanitized)
     w.push_back("This build uses AddressSanitizer: every memory access is instrumented, the numbers are not "
                 "representative.");
-  std::vector<std::string> slow_governors;
-  for (const auto& g : f.governors)
-    if (g != "performance") slow_governors.push_back(g);
-  if (!slow_governors.empty()) {
-    std::string names;
-    for (const auto& g : slow_governors) names += (names.empty() ? "'" : ", '") + g + "'";
-    w.push_back(fmt::format("The CPU frequency governor is {}, not 'performance': the clock may change during "
-                            "the run.",
-                            names));
-  }
-  if (f.turbo.value_or(false))
-    w.push_back("CPU turbo boost is on: the clock depends on temperature and on the load of the other cores.");
+  if (auto g = governor_warning(f)) w.push_back(*g);
+  if (auto t = turbo_warning(f)) w.push_back(*t);
   if (!f.hypervisor.empty()) {
     const std::string what = f.hypervisor == "hypervisor" ? "a hypervisor" : "a hypervisor (" + f.hypervisor + ")";
     w.push_back("Running under " + what +
                 ": other guests and the host steal time, timers and counters may be virtualised.");
   }
-  if (f.load_average) {
-    const double threshold = std::max(1.0, 0.5 * std::max(f.cpu_count, 1));
-    if (*f.load_average > threshold)
-      w.push_back(fmt::format("The load average is high ({:.2f} over the last minute on {} CPU{}): other "
-                              "processes compete with the benchmark.",
-                              *f.load_average, f.cpu_count, f.cpu_count == 1 ? "" : "s"));
-  }
+  if (auto l = load_warning(f)) w.push_back(*l);
   return w;
+}
+
+std::vector<std::string> unfit_machine_reasons(const EnvironmentFacts& f) {
+  std::vector<std::string> reasons;
+  for (auto reason : {governor_warning(f), turbo_warning(f), load_warning(f)})
+    if (reason) reasons.push_back(*reason);
+  return reasons;
 }
 
 }  // namespace cmh::report
@@ -219,7 +167,8 @@ RunContext detect_run_context() {
   ctx.compiler = report::compiler_name();
   ctx.compiler_flags = CMH_CXX_FLAGS;
   ctx.cmh_version = CMH_VERSION_STRING;
-  ctx.cpu_model = report::cpuinfo_field("/", "model name");
+  const machine::SysTree live("/");
+  ctx.cpu_model = machine::cpuinfo_field(live, "model name");
   if (ctx.cpu_model.empty()) ctx.cpu_model = "unknown";
   ctx.cpu_count = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
   struct utsname un {};
@@ -234,6 +183,7 @@ RunContext detect_run_context() {
   const auto facts = report::probe_environment();
   ctx.build_type = (!facts.optimised || facts.build_type == "Debug") ? "debug" : "release";
   ctx.warnings = report::environment_warnings(facts);
+  ctx.environment = machine::environment_summary(live);
   ctx.custom = detail::custom_context();
   return ctx;
 }

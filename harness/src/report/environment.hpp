@@ -30,4 +30,9 @@ EnvironmentFacts probe_environment(const std::filesystem::path& root = "/");
 /// One sentence per problem, without the "# *** WARNING:" frame.
 std::vector<std::string> environment_warnings(const EnvironmentFacts& facts);
 
+/// The machine's reasons -strict refuses to run for: the governor is not performance,
+/// turbo is on, the load is high. Unknown values (a VM without cpufreq) are no reason.
+/// Each is the same sentence as its warning.
+std::vector<std::string> unfit_machine_reasons(const EnvironmentFacts& facts);
+
 }  // namespace cmh::report

@@ -52,6 +52,7 @@ std::string threads_line(const BenchmarkParams& bp) {
       members += fmt::format("{}{}x \"{}\"", i == 0 ? "" : ", ", bp.thread_groups[i], bp.group_members[i]);
     line += fmt::format(" ({}; {} in each group)", plural(groups, "group"), members);
   }
+  if (!bp.pin.empty() && bp.pin != "none") line += ", pinned (-pin " + bp.pin + ")";
   if (bp.mode != BenchmarkMode::single_shot)
     line += bp.sync_iterations ? ", will synchronize iterations"
                                : ", ***WARNING: Synchronize iterations are disabled!***";

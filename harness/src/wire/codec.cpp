@@ -20,8 +20,10 @@ static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: updat
 static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update wire/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
 static_assert(sizeof(Failure) == 152, "Failure changed: update wire/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update wire/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 368, "BenchmarkParams changed: update wire/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update wire/codec.cpp");
+static_assert(sizeof(ThreadPinning) == 56, "ThreadPinning changed: update wire/codec.cpp");
+static_assert(sizeof(Pinning) == 144, "Pinning changed: update wire/codec.cpp");
 #endif
 
 namespace {
@@ -103,6 +105,7 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
   encode_strings(w, v.profilers);
   w.put_f64(v.precision);
   w.put_i64(v.precision_budget.count());
+  w.put_string(v.pin);
 }
 
 void decode(ByteReader& r, BenchmarkParams& v) {
@@ -132,6 +135,7 @@ void decode(ByteReader& r, BenchmarkParams& v) {
   v.profilers = decode_strings(r);
   v.precision = r.get_f64();
   v.precision_budget = Nanos(r.get_i64());
+  v.pin = r.get_string();
 }
 
 void encode(ByteWriter& w, const ThreadMeasurement& v) {
@@ -268,6 +272,38 @@ void decode(ByteReader& r, AllocatorState& v) {
   v.numa_reason = r.get_string();
   v.numa_nodes = r.get_string();
   v.options = r.get_string();
+}
+
+void encode(ByteWriter& w, const Pinning& v) {
+  w.put_string(v.mode);
+  w.put_count(v.threads.size());
+  for (const auto& t : v.threads) {
+    w.put_i32(t.thread);
+    w.put_i32(t.cpu);
+    w.put_i32(t.core);
+    w.put_i32(t.package);
+    w.put_i32(t.node);
+    w.put_string(t.core_type);
+  }
+  w.put_string(v.allowed_cpus);
+  w.put_string(v.control_cpus);
+  encode_strings(w, v.notes);
+}
+
+void decode(ByteReader& r, Pinning& v) {
+  v.mode = r.get_string();
+  v.threads.resize(r.get_count(24));
+  for (auto& t : v.threads) {
+    t.thread = r.get_i32();
+    t.cpu = r.get_i32();
+    t.core = r.get_i32();
+    t.package = r.get_i32();
+    t.node = r.get_i32();
+    t.core_type = r.get_string();
+  }
+  v.allowed_cpus = r.get_string();
+  v.control_cpus = r.get_string();
+  v.notes = decode_strings(r);
 }
 
 }  // namespace cmh::forking

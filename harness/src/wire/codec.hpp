@@ -22,6 +22,7 @@ void encode(ByteWriter& w, const SampleHistogram& v);
 void encode(ByteWriter& w, const IterationResult& v);
 void encode(ByteWriter& w, const Failure& v);
 void encode(ByteWriter& w, const AllocatorState& v);
+void encode(ByteWriter& w, const Pinning& v);
 
 void decode(ByteReader& r, ScalarResult& v);
 void decode(ByteReader& r, IterationParams& v);
@@ -31,5 +32,6 @@ void decode(ByteReader& r, SampleHistogram& v);
 void decode(ByteReader& r, IterationResult& v);
 void decode(ByteReader& r, Failure& v);
 void decode(ByteReader& r, AllocatorState& v);
+void decode(ByteReader& r, Pinning& v);
 
 }  // namespace cmh::forking

@@ -25,7 +25,8 @@ namespace cmh::forking {
 // 4: the plan's -subwin target and -prec target and budget; per iteration the sub-window median and count.
 // 5: the plan message's bulk warmups (-wm, -wmb) and the bulk index of iteration frames;
 // per iteration its label (Google Benchmark's SetLabel).
-inline constexpr std::uint8_t kProtocolVersion = 5;
+// 6: the plan's -pin; the "pinned" frame (where the workers run).
+inline constexpr std::uint8_t kProtocolVersion = 6;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 
@@ -38,8 +39,9 @@ enum class FrameType : std::uint8_t {
   benchmark_error = 6,    ///< fork -> host: a Failure outside any iteration
   finish = 7,             ///< fork -> host: the trial is over; the fork exits next
   out_of_memory = 8,      ///< fork -> host: the bundled allocator refused memory (-Xmx or the OS), any time
+  pinned = 9,             ///< fork -> host: where -pin put the worker threads, before the first iteration
 };
-inline constexpr std::uint8_t kLastFrameType = 8;
+inline constexpr std::uint8_t kLastFrameType = 9;
 inline constexpr std::uint8_t kMagic0 = 'C';
 inline constexpr std::uint8_t kMagic1 = 'M';
 

@@ -54,6 +54,10 @@ struct Encoder {
     w.put_string(m.line);
     return FrameType::out_of_memory;
   }
+  FrameType operator()(const Pinned& m) {
+    encode(w, m.pinning);
+    return FrameType::pinned;
+  }
 };
 
 void put_u32_at(char* p, std::uint32_t v) {
@@ -128,6 +132,12 @@ Message decode_message(const Frame& frame) {
       message = std::move(m);
       break;
     }
+    case FrameType::pinned: {
+      Pinned m;
+      decode(r, m.pinning);
+      message = std::move(m);
+      break;
+    }
     default:
       throw ProtocolError("unknown frame type " + std::to_string(static_cast<int>(frame.type)));
   }
@@ -161,6 +171,7 @@ const char* frame_type_name(FrameType type) {
     case FrameType::benchmark_error: return "benchmark error";
     case FrameType::finish: return "finish";
     case FrameType::out_of_memory: return "out of memory";
+    case FrameType::pinned: return "pinned";
   }
   return "unknown";
 }

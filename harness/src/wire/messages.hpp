@@ -53,8 +53,13 @@ struct OutOfMemory {
   std::string line;         ///< the allocator's report line
 };
 
+/// Where -pin put the worker threads (sent only when it pinned them).
+struct Pinned {
+  Pinning pinning;
+};
+
 using Message = std::variant<Handshake, PlanMessage, IterationStarted, IterationFinished, IterationFailed,
-                             BenchmarkError, Finish, OutOfMemory>;
+                             BenchmarkError, Finish, OutOfMemory, Pinned>;
 
 /// The whole frame (header + payload) for a message.
 std::string encode_message(const Message& message);

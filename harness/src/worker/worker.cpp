@@ -156,6 +156,7 @@ class FrameObserver final : public engine::TrialObserver {
     failure_sent_ = true;
     channel_.send(IterationFailed{ip.kind, index, failure, bulk_});
   }
+  void workers_pinned(const Pinning& pinning) override { channel_.send(Pinned{pinning}); }
   /// A failure of the current trial went out on an iteration frame.
   bool failure_sent() const { return failure_sent_; }
   /// The frames that follow belong to bulk warmup `index` (-1: the plan's own trial).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "comparison.hpp"
+#include "environment_diff.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -246,6 +247,7 @@ Comparison compare_files(const ResultFile& base, const ResultFile& contender, co
   c.new_format = contender.format;
   add_warnings(c, base, "base");
   add_warnings(c, contender, "new");
+  for (auto& w : environment_differences(base, contender)) c.warnings.push_back(std::move(w));
   std::map<std::string, const Record*> by_key;
   for (const auto& r : base.records) by_key.try_emplace(match_key(r, o.ignore_params), &r);
   std::set<std::string> matched;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace cmh::history {
 
@@ -75,6 +76,19 @@ std::string changes_json(const std::vector<FoundChange>& changes) {
     out.push_back(std::move(j));
   }
   return out.dump(2) + "\n";
+}
+
+std::vector<std::string> machine_differences(const std::vector<Series>& all, const std::string& commit) {
+  const std::string prefix = results::kMachinePrefix;
+  std::vector<std::string> out;
+  for (const Series& s : all) {
+    const auto first = std::find_if(s.points.begin(), s.points.end(), [&](const Point& p) { return p.commit == commit; });
+    if (first == s.points.begin() || first == s.points.end()) continue;
+    for (auto& d : environment_differences(std::prev(first)->environment, first->environment))
+      if (d.compare(0, prefix.size(), prefix) == 0 && std::find(out.begin(), out.end(), d) == out.end())
+        out.push_back(std::move(d));
+  }
+  return out;
 }
 
 std::string series_text(const std::vector<Series>& all) {

@@ -29,6 +29,11 @@ std::string changes_json(const std::vector<FoundChange>& changes);
 std::string series_text(const std::vector<Series>& all);
 std::string series_json(const std::vector<Series>& all);
 
+/// For check: the machine-state (cmh.environment, "machine.*") differences between each
+/// series' first run of `commit` and the run before it, each once ("machine.governor:
+/// powersave -> performance"); empty when the machine was in the same state.
+std::vector<std::string> machine_differences(const std::vector<Series>& all, const std::string& commit);
+
 /// "+12.1%"
 std::string percent(double fraction);
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <ostream>
 #include <regex>
 
@@ -125,6 +126,13 @@ int run_check(const CommandLine& cl, std::ostream& out) {
   }
   std::erase_if(series, [](const Series& s) { return s.points.empty(); });
   if (series.empty()) throw HistoryError("check: commit " + cl.commit + " has no results on branch " + branch);
+  // Said on stderr, so that --json stays one document: the score may have moved with the machine.
+  if (const auto machine = machine_differences(series, cl.commit); !machine.empty()) {
+    std::string line = "cmh-history: warning: " + cl.commit + " ran on a machine in another state than the run before it:";
+    for (const auto& d : machine) line += " " + d + ";";
+    line.back() = ' ';
+    std::cerr << line << "(cmh.environment; cmh-system show)\n";
+  }
   std::vector<FoundChange> regressions;
   for (auto& c : find_changes(series, cl.detect))
     if (c.first_after().commit == cl.commit && c.change.direction == "regression") regressions.push_back(std::move(c));

@@ -5,6 +5,7 @@
 // per-iteration disturbance flags.
 #include "readers.hpp"
 
+#include <algorithm>
 #include <regex>
 
 namespace cmh::results {
@@ -51,6 +52,28 @@ void governor_from_warnings(const std::vector<std::string>& warnings, std::map<s
   }
 }
 
+/// cmh.environment, the machine's state (governor, boost, SMT, THP, ...), under
+/// kMachinePrefix: an object of strings in cmh's JSON, one "key=value; key=value"
+/// string in its gbench context (Google Benchmark's context holds strings only).
+/// Values are kept as written, "unknown" included: unknown against "on" is a difference.
+void put_machine_state(std::map<std::string, std::string>& env, const Json* state) {
+  if (state == nullptr) return;
+  if (state->is_object()) {
+    for (const auto& [k, v] : state->items())
+      if (v.is_string()) env[kMachinePrefix + k] = v.get<std::string>();
+  } else if (state->is_string()) {
+    const std::string text = state->get<std::string>();
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = std::min(text.find("; ", start), text.size());
+      const std::string item = text.substr(start, end - start);
+      if (const std::size_t eq = item.find('='); eq != std::string::npos && eq > 0)
+        env[kMachinePrefix + item.substr(0, eq)] = item.substr(eq + 1);
+      start = end + 2;
+    }
+  }
+}
+
 }  // namespace
 
 void read_jmh_environment(const Json& record, Record& out) {
@@ -67,6 +90,7 @@ void read_jmh_environment(const Json& record, Record& out) {
       for (const auto& s : *w)
         if (s.is_string()) warnings.push_back(s.get<std::string>());
     governor_from_warnings(warnings, env);
+    put_machine_state(env, find(*cmh, "environment"));
     return;
   }
   // Java JMH: the JVM is both the compiler and the runtime.
@@ -105,6 +129,7 @@ void read_gbench_context(const Json& doc, ResultFile& out) {
   if (const Json* scaling = find(*context, "cpu_scaling_enabled"); scaling && scaling->is_boolean())
     env["governor"] = scaling->get<bool>() ? "scaling enabled" : "performance";
   governor_from_warnings(out.warnings, env);
+  put_machine_state(env, find(*context, "cmh_environment"));
   if (const Json* date = find(*context, "date"); date && date->is_string()) out.date = date->get<std::string>();
   for (auto& r : out.records) r.environment = env;
 }

@@ -42,6 +42,9 @@ struct Metric {
   std::string model;   ///< counted metrics: the counting model from cmh's notes ("" if unknown)
 };
 
+/// The prefix of the cmh.environment keys in Record::environment.
+inline constexpr const char* kMachinePrefix = "machine.";
+
 struct Record {
   std::string name;                             ///< benchmark name without params/mode
   std::string mode;                             ///< thrpt/avgt/sample/ss, or "time" (Google Benchmark)
@@ -53,6 +56,9 @@ struct Record {
   /// What the record ran on, in one vocabulary whatever the format (see environment.cpp):
   /// compiler, compilerFlags, buildType, cpuModel, cpuCount, kernel, numaMode,
   /// allocatorOptions, governor, host, runtime, runtimeArgs, toolVersion; absent when unknown.
+  /// cmh.environment, the machine's state (cmh's files only), under "machine.": machine.governor,
+  /// machine.boost, machine.smt, machine.thp, machine.numaBalancing, machine.tuned, ... (see
+  /// kMachinePrefix), values as cmh wrote them, "unknown" included.
   std::map<std::string, std::string> environment;
   /// cmh's disturbance flags, [fork][iteration] in the primary's raw order; empty when
   /// the file carries none (JMH, Google Benchmark).

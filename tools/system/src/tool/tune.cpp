@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// cmh-system tune: plan the writes of every knob that differs, check they can all
+// be made (else one line naming what needs root, and nothing changes), save the
+// files' current bytes to the state file, then write. A state file left by an
+// earlier tune is kept: only files it does not hold yet are added, so reset
+// always goes back to the machine as it was before the first tune.
+#include <cerrno>
+#include <map>
+#include <ostream>
+#include <system_error>
+
+#include "machine/knob_parts.hpp"
+#include "machine/knobs.hpp"
+#include "tool/commands.hpp"
+#include "tool/state_file.hpp"
+
+namespace cmh::system {
+
+namespace {
+
+struct PlannedWrite {
+  const machine::Knob* knob;
+  machine::KnobWrite write;
+};
+
+/// True when a file's content already says `value` (a plain value, or the selected
+/// word of a choice file).
+bool already(const std::string& content, const std::string& value) {
+  return machine::first_line(content) == value || machine::parts::selected_word(content) == value;
+}
+
+std::string quoted(const std::string& content) { return "'" + machine::first_line(content) + "'"; }
+
+/// Per knob: what the writes did.
+struct KnobOutcome {
+  int written = 0, already_set = 0, refused = 0;
+  std::string before;
+};
+
+}  // namespace
+
+int run_tune(const Options& o, std::ostream& out, std::ostream& err) {
+  const machine::SysTree tree(o.root);
+  const auto knobs = machine::read_knobs(tree, {o.cpus});
+  std::vector<PlannedWrite> plan;
+  for (const auto& k : knobs)
+    if (k.status == machine::KnobStatus::differs)
+      for (const auto& w : k.writes) plan.push_back({&k, w});
+
+  std::optional<State> existing;
+  std::error_code ec;
+  if (std::filesystem::exists(o.state_file, ec)) {
+    try {
+      existing = read_state(o.state_file);
+    } catch (const StateError& e) {
+      err << "cmh-system tune: " << e.what() << ": fix or remove it; nothing was changed\n";
+      return 2;  // bad input
+    }
+  }
+
+  for (const auto& k : knobs)
+    if (k.status == machine::KnobStatus::differs && k.writes.empty())
+      out << "left alone: " << k.name << " (" << k.current << ")" << (k.advice.empty() ? "" : ": " + k.advice) << "\n";
+  if (plan.empty()) {
+    out << "Nothing to tune: every knob tune can set is already as a benchmark wants.\n";
+    return 0;
+  }
+
+  if (o.dry_run) {
+    for (const auto& p : plan) {
+      const machine::FileRead now = tree.read(p.write.path);
+      out << "would write '" << p.write.value << "' to " << tree.at(p.write.path).string() << " (now "
+          << (now.content ? quoted(*now.content) : now.reason()) << ")"
+          << (tree.check_writable(p.write.path) != 0 ? " [needs root]" : "") << "\n";
+    }
+    out << "Dry run: nothing was changed; tune would "
+        << (existing ? "keep the state file " + o.state_file.string() + " of " + existing->created + " and add to it"
+                     : "save the previous values to " + o.state_file.string())
+        << ".\n";
+    return 0;
+  }
+
+  // All or nothing: a normal user gets one line and an untouched machine.
+  std::vector<std::string> denied;
+  std::string first_denied;
+  for (const auto& p : plan) {
+    const int error = tree.check_writable(p.write.path);
+    if (error == 0) continue;
+    if (first_denied.empty()) first_denied = tree.at(p.write.path).string() + ": " + machine::errno_text(error);
+    if (denied.empty() || denied.back() != p.knob->name) denied.push_back(p.knob->name);
+  }
+  if (!denied.empty()) {
+    std::string names;
+    for (const auto& n : denied) names += (names.empty() ? "" : ", ") + n;
+    err << "cmh-system tune: setting " << names << " needs root (" << first_denied << "); nothing was changed\n";
+    return 1;
+  }
+
+  State state = existing.value_or(State{now_iso8601(), o.root.string(), {}});
+  const std::size_t saved_before = state.files.size();
+  for (const auto& p : plan) {
+    if (state.find(p.write.path) != nullptr) continue;
+    const machine::FileRead r = tree.read(p.write.path);
+    if (!r.content) continue;  // reported below, as the write fails the same way
+    state.files.push_back({p.write.path, p.knob->id, *r.content});
+  }
+  try {
+    write_state(o.state_file, state);
+  } catch (const StateError& e) {
+    err << "cmh-system tune: " << e.what() << "; nothing was changed\n";
+    return 1;
+  }
+  if (existing)
+    out << "Keeping the state saved at " << existing->created << " (" << saved_before << " files); "
+        << state.files.size() - saved_before << " more saved.\n";
+  else
+    out << "Saved " << state.files.size() << " files to " << o.state_file.string() << ".\n";
+
+  std::map<std::string, KnobOutcome> outcome;
+  std::vector<std::string> failures;
+  for (const auto& p : plan) {
+    KnobOutcome& result = outcome[p.knob->id];
+    result.before = p.knob->current;
+    const machine::FileRead now = tree.read(p.write.path);
+    if (now.content && already(*now.content, p.write.value)) {
+      ++result.already_set;  // an earlier write set it too (the governor resets the EPP)
+      continue;
+    }
+    const int error = tree.write(p.write.path, p.write.value);
+    if (error == 0) {
+      ++result.written;
+    } else if (error == EIO && p.write.path.rfind("/proc/irq/", 0) == 0) {
+      ++result.refused;  // per-CPU and kernel-managed interrupts stay where they are
+    } else {
+      failures.push_back(tree.at(p.write.path).string() + ": " + machine::errno_text(error));
+    }
+  }
+  for (const auto& k : knobs) {
+    const auto it = outcome.find(k.id);
+    if (it == outcome.end()) continue;
+    const KnobOutcome& r = it->second;
+    out << "set " << k.name << ": " << r.before << " -> " << k.wanted << " (" << r.written << " written";
+    if (r.already_set > 0) out << ", " << r.already_set << " already set";
+    if (r.refused > 0) out << ", " << r.refused << " refused by the kernel";
+    out << ")\n";
+  }
+  for (const auto& f : failures) err << "cmh-system tune: could not write " << f << "\n";
+  out << "cmh-system reset puts every saved file back.\n";
+  return failures.empty() ? 0 : 1;
+}
+
+}  // namespace cmh::system
