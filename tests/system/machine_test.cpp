@@ -5,10 +5,10 @@
 #include <doctest/doctest.h>
 
 #include "fake_tree.hpp"
-#include "machine/cpu_list.hpp"
-#include "machine/environment.hpp"
-#include "machine/knobs.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/cpu_list.hpp>
+#include <cmh/machine/environment.hpp>
+#include <cmh/machine/knobs.hpp>
+#include <cmh/machine/topology.hpp>
 
 using namespace cmh::machine;
 using cmh::testing::FakeTree;

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "fake_tree.hpp"
-#include "machine/knobs.hpp"
+#include <cmh/machine/knobs.hpp>
 #include "tool/command_line.hpp"
 #include "tool/commands.hpp"
 #include "tool/state_file.hpp"

@@ -17,8 +17,8 @@
 
 #include "engine/pinning.hpp"
 #include "engine/worker_pool.hpp"
-#include "machine/cpu_list.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/cpu_list.hpp>
+#include <cmh/machine/topology.hpp>
 
 using namespace cmh;
 using machine::CoreType;

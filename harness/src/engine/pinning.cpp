@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 
 namespace cmh::engine {
 

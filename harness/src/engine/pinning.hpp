@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 
 namespace cmh::engine {
 

@@ -30,7 +30,7 @@
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
 #include "engine/worker_pool.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 #include "stats/precision.hpp"
 #include "stats/robust_interval.hpp"
 

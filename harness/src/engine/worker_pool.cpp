@@ -13,7 +13,7 @@
 
 #include "engine/failure.hpp"
 #include "engine/stack_guard.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 
 namespace cmh::engine {
 

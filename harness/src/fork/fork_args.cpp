@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "fork/fork_runner.hpp"
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 
 namespace cmh::forking {
 

@@ -43,7 +43,7 @@
 #include "fork/stack_snapshot.hpp"
 #include "fork/start_bound.hpp"
 #include "fork/supervisor.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 #include "model/interrupt.hpp"
 #include "wire/messages.hpp"
 #include "wire/worker_process.hpp"

@@ -21,8 +21,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "machine/environment.hpp"
-#include "machine/knobs.hpp"
+#include <cmh/machine/environment.hpp>
+#include <cmh/machine/knobs.hpp>
 
 
 namespace cmh::report {

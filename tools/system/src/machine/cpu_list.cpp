@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // See cpu_list.hpp.
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 
 #include <algorithm>
 #include <charconv>

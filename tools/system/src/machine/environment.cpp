@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // See environment.hpp.
-#include "machine/environment.hpp"
+#include <cmh/machine/environment.hpp>
 
 namespace cmh::machine {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "machine/knobs.hpp"
+#include <cmh/machine/knobs.hpp>
 
 namespace cmh::machine::parts {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // read_knobs() and the helpers the readers share (knob_parts.hpp).
-#include "machine/knobs.hpp"
+#include <cmh/machine/knobs.hpp>
 
 #include <algorithm>
 #include <sstream>
 
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 #include "machine/knob_parts.hpp"
 
 namespace cmh::machine {

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <map>
 
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 #include "machine/knob_parts.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 
 namespace cmh::machine {
 

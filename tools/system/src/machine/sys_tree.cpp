@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // See sys_tree.hpp. Plain POSIX calls: the errno of a failed open is the "why" that
 // show prints, which std::ifstream would lose.
-#include "machine/sys_tree.hpp"
+#include <cmh/machine/sys_tree.hpp>
 
 #include <fcntl.h>
 #include <sys/statfs.h>

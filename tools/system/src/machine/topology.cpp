@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // See topology.hpp.
-#include "machine/topology.hpp"
+#include <cmh/machine/topology.hpp>
 
 #include <sched.h>
 
@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "machine/cpu_list.hpp"
+#include <cmh/machine/cpu_list.hpp>
 
 namespace cmh::machine {
 

@@ -5,9 +5,9 @@
 #include <string_view>
 #include <system_error>
 
-#include "machine/cpu_list.hpp"
-#include "machine/knobs.hpp"
-#include "machine/sys_tree.hpp"
+#include <cmh/machine/cpu_list.hpp>
+#include <cmh/machine/knobs.hpp>
+#include <cmh/machine/sys_tree.hpp>
 
 namespace cmh::system {
 

@@ -13,7 +13,7 @@
 #include <system_error>
 
 #include "machine/knob_parts.hpp"
-#include "machine/knobs.hpp"
+#include <cmh/machine/knobs.hpp>
 #include "tool/commands.hpp"
 #include "tool/state_file.hpp"
 

@@ -5,9 +5,9 @@
 #include <sstream>
 #include <system_error>
 
-#include "machine/cpu_list.hpp"
-#include "machine/knobs.hpp"
-#include "machine/topology.hpp"
+#include <cmh/machine/cpu_list.hpp>
+#include <cmh/machine/knobs.hpp>
+#include <cmh/machine/topology.hpp>
 #include "tool/commands.hpp"
 #include "tool/state_file.hpp"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "machine/knobs.hpp"
+#include <cmh/machine/knobs.hpp>
 
 namespace cmh::machine {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "machine/sys_tree.hpp"
+#include <cmh/machine/sys_tree.hpp>
 
 namespace cmh::machine {
 

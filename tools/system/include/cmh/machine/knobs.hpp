@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "machine/sys_tree.hpp"
+#include <cmh/machine/sys_tree.hpp>
 
 namespace cmh::machine {
 
