@@ -14,7 +14,7 @@ demo: configure
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# The NUMA checks in a two-node qemu guest (README, NUMA): CPU-heavy under TCG, so not
+# The NUMA checks in a two-node qemu guest (docs/numa.md): CPU-heavy under TCG, so not
 # part of test; run at low priority.
 test-numa: build
 	./scripts/bootstrap --numa-guest

@@ -30,7 +30,7 @@ std::new_handler current_new_handler() { return std::get_new_handler(); }
 // libstdc++). operator new is only called by C++ code, whose process has a C++ runtime:
 // the new_handler and the bad_alloc throw come from that one, looked up by name when first
 // needed. The .so is built without exceptions, so a nothrow new whose new_handler throws
-// lets the exception through instead of returning NULL (see README).
+// lets the exception through instead of returning NULL (see allocator/README.md).
 std::atomic<void*> g_get_new_handler{nullptr};
 std::atomic<void*> g_throw_bad_alloc{nullptr};
 

@@ -44,7 +44,7 @@ Metrics (read from the bundled allocator at the end of each iteration):
 When NUMA mode is off the heap is one pool placed by the kernel's policy, not by node:
 the per-node and local figures are then unknown, and numa.enabled's note says so.
 The mode is decided at start-up from the CPU and memory binding (-XX:+UseNUMA, numactl
---cpunodebind/--membind in the fork arguments): see the allocator section of the README.
+--cpunodebind/--membind in the fork arguments): see docs/numa.md.
 )";
 
 }  // namespace

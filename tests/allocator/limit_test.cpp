@@ -2,7 +2,7 @@
 // -Xmx means what it says for every block size. Each case is a fresh process under
 // -Xmx32m (regions of 2 MiB) that allocates blocks of one size until malloc fails, keeping them all:
 //  - every size just above a size-class boundary (9 B, 17 B ... 64 KiB + 1): the blocks fill at
-//    least 90 % of -Xmx counted in their usable size (the class granularity the README
+//    least 90 % of -Xmx counted in their usable size (the class granularity allocator/README.md
 //    documents), and more than half of it counted in requested bytes;
 //  - every size just above a slice or region boundary (64 KiB + 1, 128 KiB + 1, 1 MiB + 1,
 //    half a region + 1, a region + 1): large and huge blocks are charged their requested

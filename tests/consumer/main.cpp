@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A user's own main() (README, "Use cmh in your project"): link cmh::cmh, not cmh::main.
+// A user's own main() (docs/packaging.md, "Custom main"): link cmh::cmh, not cmh::main.
 #include <cmh/main.hpp>
 
 int main(int argc, char** argv) {

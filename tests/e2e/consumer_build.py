@@ -1,5 +1,5 @@
-"""Consumer tests: cmh used from a user's own project, out of tree, as README's "Use cmh
-in your project" says. Each step configures, builds and runs a small separate project
+"""Consumer tests: cmh used from a user's own project, out of tree, as docs/packaging.md ("Use
+cmh in your project") says. Each step configures, builds and runs a small separate project
 (tests/consumer/) with one benchmark and -prof alloc, and checks that the benchmark ran
 and that alloc.rate.norm is exactly 4000 B/op (std::vector<int>(1000)). find_package and
 pkg_config also build a Google Benchmark suite (tests/consumer/gbench.cpp, BENCHMARK_MAIN)

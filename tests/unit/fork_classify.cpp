@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// classify(): every row of the README's fault table, the sanitizer rows, and the
+// classify(): every row of docs/forks.md's fault table, the sanitizer rows, and the
 // wrong diagnoses of issue 16 (finding 13), from observations alone: no process.
 #include <doctest/doctest.h>
 

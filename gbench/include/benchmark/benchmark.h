@@ -399,7 +399,7 @@ struct SystemInfo {
 
 // ---- Running -------------------------------------------------------------
 
-/// Reads Google Benchmark's flags (translated to cmh's; see the README) and every
+/// Reads Google Benchmark's flags (translated to cmh's; see docs/google-benchmark.md) and every
 /// other argument, which goes to cmh's command line. Leaves only argv[0].
 void Initialize(int* argc, char** argv, void (*HelperPrinterf)() = nullptr);
 /// Prints an error and returns true when arguments are left after Initialize.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // classify(): why a fork failed, from what was observed of it, as a pure
-// function. It implements the README's fault table ("Failures are reported,
-// contained, and never lose results"); ForkSession (fork_runner.cpp) only does
+// function. It implements the fault table of docs/forks.md ("Failures are
+// reported, contained, and never lose results"); ForkSession (fork_runner.cpp) only does
 // the process and I/O work and fills in a ForkObservations. Everything here is
 // typed (frames, wait status, counters); the output tails are read only for a
 // sanitizer's report, which is text by nature.

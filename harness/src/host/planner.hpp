@@ -28,7 +28,7 @@ struct PlannedRun {
 std::vector<PlannedRun> plan_runs(const cli::CommandLine& cl,
                                   const std::vector<BenchmarkDefinition>& registry);
 
-/// The defaults written in -h and the README: 3 forks, 3 x 1 s warmup, 5 x 1 s
+/// The defaults written in -h and docs/command-line.md: 3 forks, 3 x 1 s warmup, 5 x 1 s
 /// measurement, 1 thread, 10 min timeout, ops/s (throughput) or ns/op (time modes).
 BenchmarkParams default_params(BenchmarkMode mode);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A user's own profiler, added the way the README describes: a class linked into the
+// A user's own profiler, added the way docs/profiling.md describes: a class linked into the
 // benchmark executable and registered with CMH_PROFILER, no harness change. It
 // reports the calls per iteration the harness normalises by, and the iteration's wall
 // time, so the e2e test can check it runs in the fork and reaches the report.
