@@ -24,6 +24,9 @@ Options:
   --threshold METRIC=P[%]   the same for one metric (score, alloc.rate.norm, cpu_time,
                             rusage.utime.norm, ...); METRIC=off: never fails the run.
                             Other secondary metrics are reported but fail nothing.
+  --metric score|robust     what stands for each benchmark: JMH's score (default), or
+                            cmh's robust estimate of the undisturbed cost (cmh.robustEstimate,
+                            its per-iteration values as the samples); --threshold gates it
   --alpha A                 significance level, and 1-A for the intervals (default 0.05)
   --test welch|u|both       which test decides "significant" (default welch)
   --ignore-param KEY        leave parameter KEY out of the matching (repeatable)
@@ -70,6 +73,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         cl.options.metric_thresholds[key] =
             limit == "off" ? std::nullopt : std::optional<double>(parse_percent(limit, a + " " + metric + "="));
       }
+    } else if (a == "--metric") {
+      const std::string& v = value();
+      if (v != "score" && v != "robust") throw InputError("--metric " + v + ": expected score or robust");
+      cl.options.robust = v == "robust";
     } else if (a == "--alpha") {
       const std::string& v = value();
       char* end = nullptr;

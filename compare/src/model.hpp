@@ -48,6 +48,9 @@ struct Record {
   int threads = 1;
   Metric primary;
   std::vector<Metric> secondaries;
+  /// cmh's robust estimate (cmh.robustEstimate), compared instead of the score with
+  /// --metric robust; its raw values are the per-iteration values it is made of.
+  std::optional<Metric> robust;
   bool failed = false;
 };
 

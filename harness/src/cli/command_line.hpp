@@ -38,6 +38,7 @@ struct CommandLine {
   bool help = false;
   bool quick = false;        ///< -quick: one fork, short iterations (unless set explicitly)
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
+  bool precision_robust = false;    ///< -prec X:robust: of the robust estimate's interval
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h

@@ -17,9 +17,9 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 288, "IterationResult changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update fork/codec.cpp");
 static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 336, "BenchmarkParams changed: update fork/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 344, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
 
@@ -102,6 +102,7 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
   encode_strings(w, v.profilers);
   w.put_f64(v.precision);
   w.put_i64(v.precision_budget.count());
+  w.put_bool(v.precision_robust);
 }
 
 void decode(ByteReader& r, BenchmarkParams& v) {
@@ -131,6 +132,7 @@ void decode(ByteReader& r, BenchmarkParams& v) {
   v.profilers = decode_strings(r);
   v.precision = r.get_f64();
   v.precision_budget = Nanos(r.get_i64());
+  v.precision_robust = r.get_bool();
 }
 
 void encode(ByteWriter& w, const ThreadMeasurement& v) {
@@ -203,6 +205,10 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_f64(v.host.idle_share);
   w.put_f64(v.subwindow_median);
   w.put_i64(v.subwindows);
+  w.put_f64(v.subwindow_clean_mean);
+  w.put_i64(v.subwindows_rejected);
+  w.put_i64(v.subwindow_length_ns);
+  w.put_u8(v.subwindow_evidence);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
@@ -229,6 +235,10 @@ void decode(ByteReader& r, IterationResult& v) {
   v.host.idle_share = r.get_f64();
   v.subwindow_median = r.get_f64();
   v.subwindows = r.get_i64();
+  v.subwindow_clean_mean = r.get_f64();
+  v.subwindows_rejected = r.get_i64();
+  v.subwindow_length_ns = r.get_i64();
+  v.subwindow_evidence = r.get_u8();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

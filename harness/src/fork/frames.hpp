@@ -23,7 +23,8 @@ namespace cmh::forking {
 // 3: each worker's run-queue wait; per iteration others' and the idle share of the
 // process's CPUs.
 // 4: the plan's -subwin target and -prec target and budget; per iteration the sub-window median and count.
-inline constexpr std::uint8_t kProtocolVersion = 4;
+// 5: the plan's -prec :robust; per iteration the clean sub-windows' interquartile mean, rejected windows, length, evidence.
+inline constexpr std::uint8_t kProtocolVersion = 5;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 
