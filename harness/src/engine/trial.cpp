@@ -376,9 +376,10 @@ void Trial::subwindow_score(IterationResult& r) {
       clean += as_score(stats::interquartile_mean_in_place(t.subwindows, t.subwindows + kept));
       ++clean_threads;
     }
-    // The rejected windows sit at the buffer's end: move them next to the clean ones.
-    std::copy(t.subwindows + t.subwindow_capacity - t.subwindow_rejected, t.subwindows + t.subwindow_capacity,
-              t.subwindows + kept);
+    // The rejected windows sit at the buffer's end: move them next to the clean ones
+    // (forwards, so an overlap is safe; a full buffer has them there already).
+    double* const rejected = t.subwindows + t.subwindow_capacity - t.subwindow_rejected;
+    if (rejected != t.subwindows + kept) std::copy(rejected, t.subwindows + t.subwindow_capacity, t.subwindows + kept);
     all += as_score(stats::median_in_place(t.subwindows, t.subwindows + t.subwindow_count));
     r.subwindows += t.subwindow_count;
     r.subwindows_rejected += t.subwindow_rejected;
