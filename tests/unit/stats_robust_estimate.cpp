@@ -134,6 +134,24 @@ TEST_CASE("robust interval: without per-window evidence nothing is rejected, and
   CHECK(c.share() < 0.5);
 }
 
+TEST_CASE("robust interval: one fork, clustered by iteration: 95 % of its own fork, blind to others") {
+  synthetic::Model m;
+  m.forks = 1;
+  m.iterations = 20;
+  m.iteration_sd = 0.01;
+  m.burst_probability = 0.2;
+  m.refill_penalty = 0.1;
+  m.fork_sd = 0;  // a fork is the machine's undisturbed cost: the interval should hold it
+  auto alone = cover(m, 300, 61, true);
+  INFO("one fork, no fork offsets: " << alone.share());
+  CHECK(alone.share() >= 0.91);
+  CHECK(alone.share() <= 0.99);
+  m.fork_sd = 0.02;  // forks differ: one fork's interval cannot see it, as its note says
+  auto blind = cover(m, 300, 62, true);
+  INFO("one fork, forks differing by 2 %: " << blind.share());
+  CHECK(blind.share() < 0.6);
+}
+
 TEST_CASE("robust interval: one fork is clustered by iteration and says so") {
   cmh::stats::RobustEstimate est;
   cmh::stats::interval_over({{10, 10.2, 9.8, 10.1, 9.9}}, est);
