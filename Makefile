@@ -4,9 +4,11 @@ BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: demo test test-numa bench deb build configure bootstrap clean
+.PHONY: demo test test-numa soak bench deb build configure bootstrap clean
 
-demo: build
+# The demo builds only what it runs (the samples executable: about a third of the build).
+demo: configure
+	cmake --build $(BUILD) -j $(JOBS) --target cmh-samples
 	./$(BUILD)/samples/cmh-samples 'TAB' -f 1 -wi 2 -i 3 -w 200ms -r 300ms -prof alloc
 
 test: build
@@ -17,6 +19,12 @@ test: build
 test-numa: build
 	./scripts/bootstrap --numa-guest
 	nice ./scripts/test-numa $(BUILD)
+
+# The allocator's randomized stress for SOAK_SECONDS (every option combination in turn,
+# checked and release builds side by side, each run's seed printed; scripts/soak).
+SOAK_SECONDS ?= 600
+soak: build
+	./scripts/soak $(BUILD) $(SOAK_SECONDS)
 
 # bench/run builds the bench executables in its own Release tree ($(BUILD)-bench).
 bench: bootstrap

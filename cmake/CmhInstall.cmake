@@ -89,11 +89,11 @@ function(cmh_install_package)
   set(CPACK_DEBIAN_PACKAGE_SECTION devel)
   set(CPACK_STRIP_FILES ON)  # executables and shared libraries only; archives keep their symbols
   # Run time: what libcmh.so and libcmhalloc.so load (checked with objdump -p / -T).
-  # Build time: libcmh.a links -lfmt, -lnuma and -lpcre2-8 (the .so symlinks are in the -dev
+  # Build time: libcmh.a links -lfmt, -lnuma, -lpcre2-8, -ldw -lelf and -lcapstone (the .so symlinks are in the -dev
   # packages), and cmhConfig.cmake calls find_dependency(fmt) (libfmt-dev's package).
   # The public headers include only the standard library.
   set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, libfmt9, libnuma1, libpcre2-8-0, libfmt-dev, libnuma-dev, libpcre2-dev")
+    "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1, libfmt9, libnuma1, libpcre2-8-0, libdw1, libelf1, libcapstone4, libfmt-dev, libnuma-dev, libpcre2-dev, libdw-dev, libelf-dev, libcapstone-dev")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.25), pkg-config, g++ (>= 4:12)")
   include(CPack)
 endfunction()

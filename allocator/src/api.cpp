@@ -18,6 +18,8 @@ CMH_EXPORT uint64_t cmh_alloc_total_allocations(void) { return process_totals().
 
 CMH_EXPORT uint64_t cmh_alloc_thread_allocated_bytes(void) { return thread_bytes(); }
 
+CMH_EXPORT uint64_t cmh_alloc_thread_allocations(void) { return thread_count(); }
+
 CMH_EXPORT uint64_t cmh_alloc_live_threads_allocated_bytes(void) { return live_threads_bytes(); }
 
 CMH_EXPORT uint64_t cmh_alloc_gc_count(void) { return gc_count(); }

@@ -19,7 +19,7 @@ void heap_drain_notify(Heap* heap, Episode& episode) {
     if (page->flags & kInFull) {
       if (page->kind == kPageLarge) {
         // The remote free pushed its block together with the notification.
-        page_collect(page, episode, true);
+        page_collect(page, episode);
         if (page->used == 0) {
           page->flags &= static_cast<uint8_t>(~kInFull);
           large_became_empty(heap, page, episode);
@@ -27,9 +27,9 @@ void heap_drain_notify(Heap* heap, Episode& episode) {
       } else {
         queue_remove(&heap->full, page);
         page->flags &= static_cast<uint8_t>(~kInFull);
-        queue_push_front(&heap->queues[page->size_class], page);
+        queue_push_back(&heap->queues[page->size_class], page);
         page->queue = kQueueClass;
-        update_direct(heap, page->size_class);
+        if (heap->queues[page->size_class].first == page) update_direct(heap, page->size_class);
       }
     } else if (page->queue == kQueueClass && page->used == 0 && (page->next || page->prev)) {
       // It emptied while the notification was in flight: retire it now that nothing points to it.
@@ -76,7 +76,7 @@ void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
     PageQueue& q = heap->queues[c];
     for (Page* page = q.first; page;) {
       Page* next = page->next;
-      page_collect(page, episode, true);
+      page_collect(page, episode);
       const bool alone = q.first == page && page->next == nullptr;
       if (page->used == 0 && !(mode == CollectMode::kLight && alone)) page_try_retire(heap, page, episode);
       page = next;
@@ -98,6 +98,7 @@ void heap_collect(Heap* heap, CollectMode mode, Episode& episode) {
       for (uint32_t i = list; i; i = g_space.regions[i - 1].next) episode.purged(region_purge(i - 1, now, true));
     }
   }
+  if constexpr (CMH_ALLOC_DEBUG) debug_check_heap(heap);
 }
 
 void heap_maintain(Heap* heap, Episode& episode) {

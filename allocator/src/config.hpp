@@ -34,15 +34,19 @@ inline constexpr unsigned kDefaultRegionShift = 22;  // 4 MiB
 inline constexpr size_t kMaxSlicesPerRegion = size_t{1} << (kMaxRegionShift - kSliceShift);
 inline constexpr size_t kSliceWords = kMaxSlicesPerRegion / 64;
 
-// Blocks: 16-byte aligned, at least 16 bytes (room for the free-list link and, in
-// debug builds, the freed-block cookie).
-inline constexpr size_t kMinBlock = 16;
+// Blocks: 16-byte aligned, except those of the smallest class: requests of at most 8
+// bytes get 8-byte blocks, 8-aligned (no object of 8 bytes or less needs more; jemalloc,
+// tcmalloc and mimalloc do the same). Half the memory, hence half the cache misses, for
+// programs full of tiny objects. The checked build keeps 16 bytes there: its freed-block
+// cookie lives in a block's second word.
+inline constexpr size_t kSmallestBlock = CMH_ALLOC_DEBUG ? 16 : 8;
 inline constexpr size_t kDirectMax = 1024;         // sizes served by the direct page table
-inline constexpr size_t kDirectSlots = kDirectMax / 16 + 1;
+inline constexpr size_t kDirectGrain = 8;          // direct table: one slot per 8 bytes
+inline constexpr size_t kDirectSlots = kDirectMax / kDirectGrain + 1;
 inline constexpr size_t kSmallMax = 8 * 1024;      // blocks in 1-slice pages
 inline constexpr size_t kMediumMax = 64 * 1024;    // blocks in 8-slice pages
 inline constexpr size_t kMediumPageSlices = 8;
-inline constexpr size_t kClassCount = 44;          // 16 B .. 64 KiB
+inline constexpr size_t kClassCount = 45;          // 8 B, 16 B .. 64 KiB
 
 inline constexpr size_t kMaxNodes = 64;  // node ids 0..63
 inline constexpr size_t kMaxCpus = 1024;

@@ -68,10 +68,12 @@ Totals heap_totals(const Heap* heap) {
     }
     uint64_t bytes = heap->counters.bytes.load(std::memory_order_relaxed);
     uint64_t count = heap->counters.count.load(std::memory_order_relaxed);
-    for (int n = 0; n < g_space.node_count; ++n) {
-      const uint64_t tally = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
-      bytes += tally & kTallyBytes;
-      count += tally >> kTallyShift;
+    for (const auto& tallied : heap->tallied) {
+      const Page* page = tallied.load(std::memory_order_relaxed);
+      if (!page) continue;
+      const uint64_t tally = __atomic_load_n(&page->tally, __ATOMIC_RELAXED);
+      bytes += tally_bytes(tally);
+      count += tally_count(tally);
     }
     std::atomic_thread_fence(std::memory_order_acquire);
     if (heap->seq.load(std::memory_order_relaxed) == s1) return Totals{bytes, count};
@@ -87,16 +89,23 @@ NodeTotals heap_node_totals(const Heap* heap, int n) {
       continue;
     }
     NodeTotals t{load(c.bytes), load(c.count), load(c.local_bytes), load(c.local_count)};
-    const uint64_t tally = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
+    uint64_t unfolded_bytes = 0, unfolded_count = 0;
+    for (const auto& tallied : heap->tallied) {
+      const Page* page = tallied.load(std::memory_order_relaxed);
+      if (!page || __atomic_load_n(&page->node, __ATOMIC_RELAXED) != n) continue;
+      const uint64_t tally = __atomic_load_n(&page->tally, __ATOMIC_RELAXED);
+      unfolded_bytes += tally_bytes(tally);
+      unfolded_count += tally_count(tally);
+    }
     const uint32_t node = __atomic_load_n(&heap->node, __ATOMIC_RELAXED);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (heap->seq.load(std::memory_order_relaxed) != s1) continue;
-    // The unfolded tally is local exactly when the heap is on node n (fold_tally's rule).
-    t.bytes += tally & kTallyBytes;
-    t.count += tally >> kTallyShift;
+    // An unfolded tally is local exactly when the heap is on its page's node (fold_page's rule).
+    t.bytes += unfolded_bytes;
+    t.count += unfolded_count;
     if (node == static_cast<uint32_t>(n)) {
-      t.local_bytes += tally & kTallyBytes;
-      t.local_count += tally >> kTallyShift;
+      t.local_bytes += unfolded_bytes;
+      t.local_count += unfolded_count;
     }
     return t;
   }
@@ -133,6 +142,13 @@ uint64_t thread_bytes() {
   const Heap* heap = owned_heap();
   if (!heap) return 0;
   return heap_totals(heap).bytes - heap->adopt_bytes.load(std::memory_order_relaxed);
+}
+
+uint64_t thread_count() {
+  if (forward::g_on) return forward::thread_count();
+  const Heap* heap = owned_heap();
+  if (!heap) return 0;
+  return heap_totals(heap).count - heap->adopt_count.load(std::memory_order_relaxed);
 }
 
 uint64_t live_threads_bytes() {

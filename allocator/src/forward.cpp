@@ -74,7 +74,7 @@ size_t arena_size(const void* p) {
 enum : uint32_t { kRecordFree = 0, kRecordLive = 1, kRecordParked = 2 };
 struct Record {
   std::atomic<uint64_t> bytes{0}, count{0};
-  std::atomic<uint64_t> adopt_bytes{0};
+  std::atomic<uint64_t> adopt_bytes{0}, adopt_count{0};
   std::atomic<uint32_t> state{kRecordFree};
   Record* next_parked = nullptr;
 };
@@ -122,6 +122,7 @@ CMH_NOINLINE Record* record_init() {
     }
     if (r) {
       r->adopt_bytes.store(r->bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      r->adopt_count.store(r->count.load(std::memory_order_relaxed), std::memory_order_relaxed);
       r->state.store(kRecordLive, std::memory_order_release);
     }
   }
@@ -340,6 +341,12 @@ uint64_t thread_bytes() {
   const Record* r = tls_record;
   if (!r) return 0;
   return r->bytes.load(std::memory_order_relaxed) - r->adopt_bytes.load(std::memory_order_relaxed);
+}
+
+uint64_t thread_count() {
+  const Record* r = tls_record;
+  if (!r) return 0;
+  return r->count.load(std::memory_order_relaxed) - r->adopt_count.load(std::memory_order_relaxed);
 }
 
 uint64_t live_threads_bytes() {

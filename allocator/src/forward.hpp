@@ -31,6 +31,7 @@ struct Counts {
 };
 Counts totals();
 uint64_t thread_bytes();
+uint64_t thread_count();
 uint64_t live_threads_bytes();
 
 /// "glibc", "jemalloc", ... or the path; the library malloc resolved to; nullptr problem

@@ -99,9 +99,9 @@ void local_free(Heap* heap, Page* page, Block* block) {
       leave_full_state(page);
       queue_remove(&heap->full, page);
       page->flags &= static_cast<uint8_t>(~kInFull);
-      queue_push_front(&heap->queues[page->size_class], page);
+      queue_push_back(&heap->queues[page->size_class], page);
       page->queue = kQueueClass;
-      update_direct(heap, page->size_class);
+      if (heap->queues[page->size_class].first == page) update_direct(heap, page->size_class);
     }
   }
   if (--page->used == 0) {

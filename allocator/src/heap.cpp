@@ -165,7 +165,7 @@ Page* find_page(Heap* heap, size_t c, Episode& episode) {
   PageQueue& q = heap->queues[c];
   for (Page* page = q.first; page;) {
     Page* next = page->next;
-    if (!page->free) page_collect(page, episode, true);
+    if (!page->free) page_collect(page, episode);
     if (!page->free && page->capacity < page->reserved) page_extend(page);
     if (page->free) {
       if (page != q.first) {
@@ -285,33 +285,26 @@ void* alloc_block(Heap* heap, size_t size, bool* is_zero, Episode& episode) {
   return alloc_huge(heap, size, is_zero);
 }
 
-// Any tally at kTallyCheck: the fast path sent this call here to run the periodic work.
-bool tally_due(const Heap* heap) {
-  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
-  for (int n = 0; n < nodes; ++n)
-    if (__atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >= kTallyCheck) return true;
-  return false;
+// A class's current page whose tally is at kTallyCheck: the fast path sent the call here
+// to run the periodic work.
+CMH_INLINE bool tally_due(const Page* head) {
+  return head && (__atomic_load_n(&head->tally, __ATOMIC_RELAXED) & kTallyCheck);
 }
 
-// Allocations since the last look at the maintenance clock, fast path included, so that
-// the periodic work runs every 256 allocations however they divide into slow-path calls.
-bool maintenance_check_due(Heap* heap) {
-  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
-  uint64_t count = 0;
-  for (int n = 0; n < nodes; ++n) count += __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED) >> kTallyShift;
-  heap->allocs_since_check += count + 1;
-  if (heap->allocs_since_check < (kTallyCheck >> kTallyShift)) return false;
-  heap->allocs_since_check = 0;
-  return true;
-}
-
-void heap_slow_tick(Heap* heap, Episode& episode) {
-  const bool due = maintenance_check_due(heap);
-  fold_tally(heap);
+// The periodic part of a slow path that takes the heap's lock. Every 256 allocations of a
+// class (its current page's tally at kTallyCheck, `tally_full`: the fast path's one test
+// sent the call here; slow-path allocations count in the tally too) and every 256 such
+// calls, the tallies are folded, which re-arms that test, and the maintenance clock is
+// read. In between, a slow path only drains notifications and retires pages that waited
+// long enough: no fold, no clock (both were a measurable share of small-block loops'
+// slow paths).
+void heap_slow_tick(Heap* heap, Episode& episode, bool tally_full) {
   ++heap->slow_calls;
+  const bool due = tally_full || (heap->slow_calls & 255) == 0;
+  if (due) fold_tally(heap);
   if (heap->notify.load(std::memory_order_relaxed)) heap_drain_notify(heap, episode);
   if (heap->retiring_count) retiring_process(heap, episode, false);
-  if (due || (heap->slow_calls & 255) == 0) heap_maintain(heap, episode);
+  if (due) heap_maintain(heap, episode);
   if (CMH_UNLIKELY(purge_thread_wanted())) purge_thread_start();  // a fork child's first slow path
 }
 
@@ -364,8 +357,15 @@ void count_slow(Heap* heap, uint64_t bytes, const void* block) {
 // ---- direct table ----
 
 void update_direct(Heap* heap, size_t c) {
+  // The page that was the class's current one stops carrying its tally: folded first.
+  Page* head = heap->queues[c].first;
+  Page* tallied = heap->tallied[c].load(std::memory_order_relaxed);
+  if (tallied != head) {
+    if (tallied) fold_page(heap, tallied);
+    heap->tallied[c].store(head, std::memory_order_relaxed);
+  }
   if (kDirectRange.first[c] == 255) return;
-  Page* target = heap->queues[c].first ? heap->queues[c].first : &g_empty_page;
+  Page* target = head ? head : &g_empty_page;
   for (size_t slot = kDirectRange.first[c]; slot <= kDirectRange.last[c]; ++slot) heap->direct[slot] = target;
 }
 
@@ -375,7 +375,7 @@ void heap_fold(Heap* heap) { fold_tally(heap); }
 
 // ---- pages ----
 
-void page_collect(Page* page, Episode& episode, bool merge_local) {
+void page_collect(Page* page, Episode& episode) {
   uintptr_t tf = page->thread_free.load(std::memory_order_relaxed);
   if (tf & ~kStateMask) {
     while (!page->thread_free.compare_exchange_weak(tf, tf & kStateMask, std::memory_order_acquire,
@@ -384,24 +384,28 @@ void page_collect(Page* page, Episode& episode, bool merge_local) {
     Block* list = thread_free_list(tf);
     if (list) {
       episode.note(kGcDrain);
-      if (page->free) {
-        Block* tail = list;  // rare: collecting a page that still has free blocks
+      // Other threads' frees go where a list is empty, so that nothing is walked: a walk
+      // reads blocks nobody touched for a while (the periodic collection walked every
+      // page's lists, a tenth of larson's allocator time). Only a page with blocks on all
+      // three lists appends one to another.
+      if (!page->free) {
+        page->free = list;
+      } else if (!page->local_free) {
+        page->local_free = list;
+      } else {
+        Block* tail = list;
         while (tail->next) tail = tail->next;
         tail->next = page->free;
+        page->free = list;
       }
-      page->free = list;
       page->used -= thread_free_count(tf);
     }
   }
-  if (page->local_free && (merge_local || !page->free)) {
-    if (!page->free) {
-      page->free = page->local_free;
-    } else {
-      Block* tail = page->local_free;
-      while (tail->next) tail = tail->next;
-      tail->next = page->free;
-      page->free = page->local_free;
-    }
+  // The owner's frees when `free` ran out. With both lists holding blocks nothing moves:
+  // `used` does not depend on which list a free block is on, and malloc takes local_free
+  // once free is empty.
+  if (page->local_free && !page->free) {
+    page->free = page->local_free;
     page->local_free = nullptr;
   }
   if constexpr (CMH_ALLOC_DEBUG) debug_check_page(page);
@@ -531,40 +535,36 @@ void release_empty_regions(Heap* heap, bool keep_one, uint64_t now) {
 // ---- allocation ----
 
 namespace {
-// Slow-path calls that need no periodic work may skip it; every 256th call, and any call
-// with remote notifications pending, takes the full path (heap_slow_tick) instead.
-CMH_INLINE bool take_quick_path(Heap* heap) {
-  if (((heap->slow_calls + 1) & 255) == 0 || heap->notify.load(std::memory_order_relaxed) || tally_due(heap))
-    return false;
-  ++heap->slow_calls;
-  return true;
-}
-
 CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   if (size <= kMediumMax) {
     // The queue head usually has a block, or the owner's frees to take back (a malloc/free
-    // loop): no further slow-path work. Taking them back refills a free list, so the tally
-    // is folded first (its overflow bound, heap.hpp); every 256th call and pending remote
-    // notifications take the full path, which runs the periodic work.
+    // loop): no lock and no further work, unless the periodic work is due (the tally at
+    // kTallyCheck, which also bounds it: heap.hpp). Notifications and pages waiting to
+    // retire wait for the next call that takes the lock.
     const size_t c = class_of_size(size);
     Page* page = heap->queues[c].first;
-    Block* block = page && !tally_due(heap) ? page->free : nullptr;
-    if (!block && page && page->local_free && take_quick_path(heap)) {
-      fold_tally(heap);
-      block = page->local_free;
-      page->local_free = nullptr;
+    Block* block = nullptr;
+    if (page && !tally_due(page)) {
+      block = page->free;
+      if (!block && page->local_free) {
+        block = page->local_free;
+        page->local_free = nullptr;
+      }
     }
     if (block) {
       page->free = block->next;
       page->used++;
       if constexpr (CMH_ALLOC_DEBUG) debug_check_alloc(page, block);
-      tally_add(heap, page, counted);
+      tally_add(page, counted);
       if (zero) memset(block, 0, size);
       return block;
     }
   }
-  if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first && take_quick_path(heap)) {
-    // A large block freed a moment ago comes back without further slow-path work.
+  if (size > kMediumMax && size <= g_space.region_size / 2 && heap->large_cache.first &&
+      ((heap->slow_calls + 1) & 255) != 0 && !heap->notify.load(std::memory_order_relaxed)) {
+    // A large block freed a moment ago comes back without further slow-path work. Large
+    // blocks do not count in the tally: every 256th such call takes the full path instead.
+    ++heap->slow_calls;
     LockGuard guard(heap->lock);
     bool refused = false;
     if (Page* page = large_from_cache(heap, size, &refused)) {
@@ -580,7 +580,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
   {
     Episode episode(heap);
     LockGuard guard(heap->lock);
-    heap_slow_tick(heap, episode);
+    heap_slow_tick(heap, episode, size <= kMediumMax && tally_due(heap->queues[class_of_size(size)].first));
     p = alloc_block(heap, size, &is_zero, episode);
     if (CMH_UNLIKELY(!p) && size <= g_hot.size) {
       // Out of memory: collect everything we can reach, other live threads' free pages
@@ -592,7 +592,11 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
       p = alloc_block(heap, size, &is_zero, episode);
       if (!p) heap->counters.oom.store(heap->counters.oom.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
-    if (p) count_slow(heap, counted, p);
+    if (p && size <= kMediumMax) {
+      tally_add(page_of_pointer(p), counted);  // its class's current page, folded if it was due
+    } else if (p) {
+      count_slow(heap, counted, p);
+    }
   }
   // The out-of-memory hook may allocate: called with no lock held (except the bootstrap
   // lock, which a heap without an owner thread is used under).
@@ -605,6 +609,7 @@ CMH_INLINE void* alloc_in(Heap* heap, size_t size, size_t counted, bool zero) {
 void* heap_alloc_in(Heap* heap, size_t size, size_t counted, bool zero) { return alloc_in(heap, size, counted, zero); }
 
 void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
+  if (CMH_UNLIKELY(sample_hook_set())) sample_allocation(counted);
   if (CMH_UNLIKELY(heap == &g_empty_heap)) {
     if (CMH_UNLIKELY(tls_uncounted)) return uncounted_alloc(size, 0);
     if (CMH_UNLIKELY(forward_chosen())) return forward::alloc(size, counted, zero);
@@ -615,7 +620,8 @@ void* heap_alloc_generic(Heap* heap, size_t size, size_t counted, bool zero) {
 }
 
 void* heap_alloc_aligned_in(Heap* heap, size_t align, size_t size) {
-  if (align <= 16) return heap_alloc_in(heap, size, size, false);
+  // Blocks of the 8-byte class are only 8-aligned: a smaller request takes a 16-byte block.
+  if (align <= 16) return heap_alloc_in(heap, size < align ? align : size, size, false);
   if (align <= kSliceSize) {
     // A multiple of a power of two A is a class with A-aligned blocks (size_class.hpp);
     // large and huge blocks start on a slice.

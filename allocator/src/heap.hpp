@@ -4,9 +4,9 @@
 // queue per size class, and its counters. Heaps are never freed: a thread's heap is
 // parked at thread exit and adopted by a later thread, so the set of counter records
 // only grows and the process total (the sum over all records) is exact and monotonic.
-// Fast path cost: malloc pops `page->free` and does one thread-local add (the tally of
-// the page's node: one byte load from the page's first cache line more than a single tally);
-// free pushes onto `page->local_free`. No lock, no atomic read-modify-write.
+// Fast path cost: malloc pops `page->free` and adds to the page's tally, both on the page
+// descriptor's first cache line; free pushes onto `page->local_free`. No lock, no atomic
+// read-modify-write.
 #pragma once
 
 #include <atomic>
@@ -20,19 +20,26 @@ namespace cmh::allocator {
 
 enum HeapState : uint32_t { kHeapEmpty = 0, kHeapLive, kHeapPooled, kHeapBusy, kHeapOrphan, kHeapBootstrap };
 
-// The tally packs, since the last fold, the allocation count (high 24 bits) and the
-// bytes (low 40 bits) into one word, so counting is one add. The slow path folds it into
-// the 64-bit totals; between two slow-path calls the fast path can only pop blocks that
-// were already on the free lists of the direct pages (< 2^20 blocks, < 2^30 bytes), so
-// neither field can overflow.
-inline constexpr unsigned kTallyShift = 40;
-inline constexpr uint64_t kTallyOne = uint64_t{1} << kTallyShift;
-inline constexpr uint64_t kTallyBytes = kTallyOne - 1;
-// After this many fast-path allocations since the last fold, malloc takes the slow path
-// once (one compare on the fast path): a thread that only ever hits its free lists still
-// runs the periodic work (collecting other threads' frees, returning memory after the
-// decay time) at least every 256 allocations.
-inline constexpr uint64_t kTallyCheck = uint64_t{256} << kTallyShift;
+// A tally packs, since the last fold, the bytes (high 40 bits) and the allocation count
+// (low 24 bits) into one word, so counting is one add. Each size class's current page
+// (the head of its queue, the direct table's target) carries the tally of what was taken
+// from it (Page::tally), on the cache line malloc already writes; every other page's is
+// 0, because a page's tally is folded into the heap's 64-bit totals when it stops being
+// its class's current page (update_direct), and Heap::tallied names the pages a reader
+// must add. Small and medium blocks are counted there on every path; the slow path folds
+// once a tally's count reaches 256, and no path adds to a tally at 256 without folding
+// first, so a tally holds at most 257 allocations of at most 64 KiB: neither field can
+// overflow. (Large and huge blocks are counted straight into the totals.)
+inline constexpr unsigned kTallyBytesShift = 24;
+inline constexpr uint64_t kTallyCountMask = (uint64_t{1} << kTallyBytesShift) - 1;
+inline uint64_t tally_bytes(uint64_t t) { return t >> kTallyBytesShift; }
+inline uint64_t tally_count(uint64_t t) { return t & kTallyCountMask; }
+// The count's bit 8: set once a page served 256 allocations since its last fold (a count
+// stays below 512), when malloc takes the slow path once (one test on the fast path), so
+// that a thread that only ever hits its free lists still runs the periodic work
+// (collecting other threads' frees, returning memory after the decay time) at least
+// every 256 allocations of one size class.
+inline constexpr uint64_t kTallyCheck = 256;
 
 // Kinds of collection work, for the per-kind episode counters.
 enum GcKind : unsigned {
@@ -61,9 +68,10 @@ struct HeapCounters {
 struct Heap {
   // ---- fast path
   Page* direct[kDirectSlots];
-  // One tally per logical node of the serving page; written by the owner only (relaxed
-  // atomic stores), read by anyone. Entries >= g_space.node_count stay 0.
-  uint64_t tally[kMaxNodes] = {};
+  // Per size class, the page whose tally is live (its current page, or nullptr): the
+  // owner changes an entry under `seq`, after folding the page it replaces; readers add
+  // the tallies of these pages to the folded totals.
+  std::atomic<Page*> tallied[kClassCount] = {};
   // ---- slow path: the owner, under `lock`. The fast paths (and the quick refill of a
   // class's current page from its own frees) take no lock: whoever else holds `lock` (the
   // purge thread, an -Xmx reclaim) touches only what they cannot reach (purge.cpp).
@@ -79,7 +87,6 @@ struct Heap {
   uint32_t slow_calls = 0;
   uint64_t next_maintenance = 0;
   uint64_t last_maintenance = 0;  // when heap_maintain last ran its work
-  uint64_t allocs_since_check = 0;  // allocations since heap_maintain last looked at the clock
   uint64_t maintenance_epoch = 0;
   Page* retiring[8] = {};
   uint32_t retiring_stamp[8] = {};
@@ -114,34 +121,35 @@ CMH_INLINE void add_relaxed(std::atomic<uint64_t>& a, uint64_t v) {
   a.store(a.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
 }
 
-/// Owner, slow path: moves the tallies into the 64-bit totals under the heap's seqlock.
-/// The tally of the heap's own node is local. Called before heap->node changes, so that
-/// between two folds the heap's node is one value.
-CMH_INLINE void fold_tally(Heap* heap) {
-  const int nodes = g_space.node_count > 0 ? g_space.node_count : 1;
-  uint64_t any = 0;
-  for (int n = 0; n < nodes; ++n) any |= __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
-  if (any == 0) return;
+/// Owner (or the holder of a parked or bootstrap heap): moves `page`'s tally into the
+/// heap's 64-bit totals under the seqlock. Bytes from a page on the heap's own node are
+/// local; heap->node changes only after a fold_tally, so that between two folds it is one
+/// value.
+CMH_INLINE void fold_page(Heap* heap, Page* page) {
+  const uint64_t t = __atomic_load_n(&page->tally, __ATOMIC_RELAXED);
+  if (t == 0) return;
   const uint32_t s = heap->seq.load(std::memory_order_relaxed);
   heap->seq.store(s + 1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_release);
   HeapCounters& c = heap->counters;
-  for (int n = 0; n < nodes; ++n) {
-    const uint64_t t = __atomic_load_n(&heap->tally[n], __ATOMIC_RELAXED);
-    if (t == 0) continue;
-    const uint64_t bytes = t & kTallyBytes, count = t >> kTallyShift;
-    add_relaxed(c.bytes, bytes);
-    add_relaxed(c.count, count);
-    NodeCounters& node = c.per_node[n];
-    add_relaxed(node.bytes, bytes);
-    add_relaxed(node.count, count);
-    if (static_cast<uint32_t>(n) == heap->node) {
-      add_relaxed(node.local_bytes, bytes);
-      add_relaxed(node.local_count, count);
-    }
-    __atomic_store_n(&heap->tally[n], 0, __ATOMIC_RELAXED);
+  const uint64_t bytes = tally_bytes(t), count = tally_count(t);
+  add_relaxed(c.bytes, bytes);
+  add_relaxed(c.count, count);
+  NodeCounters& node = c.per_node[page->node];
+  add_relaxed(node.bytes, bytes);
+  add_relaxed(node.count, count);
+  if (page->node == heap->node) {
+    add_relaxed(node.local_bytes, bytes);
+    add_relaxed(node.local_count, count);
   }
+  __atomic_store_n(&page->tally, 0, __ATOMIC_RELAXED);
   heap->seq.store(s + 2, std::memory_order_release);
+}
+
+/// Every live tally of the heap into its totals (see fold_page).
+CMH_INLINE void fold_tally(Heap* heap) {
+  for (auto& tallied : heap->tallied)
+    if (Page* page = tallied.load(std::memory_order_relaxed)) fold_page(heap, page);
 }
 
 /// The page descriptor of the block holding p (p inside the reservation).
@@ -150,10 +158,10 @@ CMH_INLINE Page* page_of_pointer(const void* p) {
   return page - page->slice_offset;
 }
 
-CMH_INLINE void tally_add(Heap* heap, const Page* page, uint64_t bytes) {
-  uint64_t* tally = &heap->tally[page->node];
-  uint64_t t = __atomic_load_n(tally, __ATOMIC_RELAXED);
-  __atomic_store_n(tally, t + bytes + kTallyOne, __ATOMIC_RELAXED);
+/// Counts one allocation of `bytes` from `page`, its class's current page.
+CMH_INLINE void tally_add(Page* page, uint64_t bytes) {
+  const uint64_t t = __atomic_load_n(&page->tally, __ATOMIC_RELAXED);
+  __atomic_store_n(&page->tally, t + (bytes << kTallyBytesShift) + 1, __ATOMIC_RELAXED);
 }
 
 }  // namespace cmh::allocator

@@ -71,8 +71,9 @@ void region_list_remove(Heap* heap, uint32_t region);
 /// Retires `page` if nothing can still reach it; false when it must wait.
 bool page_try_retire(Heap* heap, Page* page, Episode& episode);
 bool page_can_retire(const Page* page);
-/// Moves the owner's collected frees to `free` and drains other threads' frees.
-void page_collect(Page* page, Episode& episode, bool merge_local);
+/// Drains other threads' frees into an empty list of the page, and moves the owner's
+/// frees to `free` when it is empty (no list walked but in the rare three-list case).
+void page_collect(Page* page, Episode& episode);
 void large_became_empty(Heap* heap, Page* page, Episode& episode);
 void release_empty_regions(Heap* heap, bool keep_one, uint64_t now);
 void retiring_clear(Heap* heap);
@@ -112,7 +113,7 @@ int node_of(const void* p);
 enum class CollectMode { kLight, kMaintain, kThreadExit, kForce };
 void heap_drain_notify(Heap* heap, Episode& episode);
 void heap_collect(Heap* heap, CollectMode mode, Episode& episode);
-/// Every 256 slow-path calls, and every 256 fast-path allocations (kTallyCheck): when the
+/// Every 256 locked slow-path calls, and every 256 allocations (kTallyCheck): when the
 /// maintenance period (half the decay time, at least 10 ms) has passed, collects the heap
 /// (other threads' frees, empty pages retired) and purges what has been free for the decay time.
 void heap_maintain(Heap* heap, Episode& episode);
@@ -157,6 +158,10 @@ NodeTotals node_totals(int n);
 void numa_log_print(const char* when);
 Totals process_totals();
 uint64_t thread_bytes();
+uint64_t thread_count();
+// sample_hook.cpp: -prof flame:alloc's hook, checked on the slow path only.
+bool sample_hook_set();
+void sample_allocation(size_t size);
 uint64_t live_threads_bytes();
 uint64_t gc_count();
 uint64_t gc_time_ns();
@@ -168,6 +173,8 @@ void debug_poison_free(const Page* page, Block* block);
 void debug_check_alloc(const Page* page, Block* block);
 void debug_check_free(const Page* page, const void* p, Block* block, bool local);
 void debug_check_page(const Page* page);
+/// Every page queue, region and slice of `heap` (its owner, or whoever holds it without one).
+void debug_check_heap(const Heap* heap);
 [[noreturn]] void debug_fail(const char* what, const void* p);
 
 // ---- init.cpp: start-up, options, messages ----

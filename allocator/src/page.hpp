@@ -33,7 +33,7 @@ inline constexpr uint8_t kHasAligned = 2;  // holds an interior pointer from ali
 //              moves to kNotifying, tells the owner (heap notify list), then sets kNormal.
 //  kNotifying: that remote free is between its push and its notification.
 inline constexpr uintptr_t kNormal = 0, kFull = 1, kNotifying = 2, kStateMask = 3;
-// The high 16 bits count the blocks on the list (a page holds at most 4096), so that the
+// The high 16 bits count the blocks on the list (a page holds at most 8192), so that the
 // owner collects a whole list with one exchange and no walk over blocks another core just
 // wrote (the walk was half of a producer's time in a producer/consumer pipeline). Blocks
 // live below 2^48 (region_space_init checks the reservation).
@@ -57,7 +57,10 @@ struct alignas(64) Page {
   Page* next;                 // queue links
   Page* prev;
   uint64_t stamp;             // large cache: maintenance epoch when cached
-  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  // What malloc took from this page since the heap last folded it (heap.hpp: count in
+  // the high 24 bits, bytes in the low 40): only a size class's current page has one, so
+  // counting is one add on the line malloc already writes. Owner writes, anyone reads.
+  uint64_t tally;
   // ---- cache line 1: what any free() reads (written by the owner only when the page
   // changes hands or state) and the remote-free list. A remote free touches only this
   // line, so the owner's mallocs on line 0 and another thread's frees do not share a line.
@@ -71,7 +74,9 @@ struct alignas(64) Page {
   uint64_t block_size;
   Page* notify_next;          // link in the owner's notify list
   uint32_t slice_count;
-  uint8_t padding[20];
+  uint32_t padding;
+  uint64_t charged;           // bytes charged against -Xmx for this page (see region.hpp)
+  uint8_t spare_tail[8];
 };
 static_assert(sizeof(Page) == 128, "descriptor index arithmetic assumes 128-byte pages");
 static_assert(offsetof(Page, heap) == 64, "the fields every free() reads start the second cache line");
@@ -91,6 +96,19 @@ inline void queue_push_front(PageQueue* q, Page* page) {
   else
     q->last = page;
   q->first = page;
+}
+
+// A page that comes back from the full queue goes to the back: the current page (the
+// front, which malloc's direct table points to) keeps serving, and the returning page
+// gathers more frees before the queue reaches it (mimalloc's order too).
+inline void queue_push_back(PageQueue* q, Page* page) {
+  page->next = nullptr;
+  page->prev = q->last;
+  if (q->last)
+    q->last->next = page;
+  else
+    q->first = page;
+  q->last = page;
 }
 
 inline void queue_remove(PageQueue* q, Page* page) {

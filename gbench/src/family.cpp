@@ -116,8 +116,17 @@ Benchmark* Benchmark::Repetitions(int n) {
   family_->repetitions = n;
   return this;
 }
-Benchmark* Benchmark::ReportAggregatesOnly(bool) { return this; }
-Benchmark* Benchmark::DisplayAggregatesOnly(bool) { return this; }
+Benchmark* Benchmark::ReportAggregatesOnly(bool value) {
+  family_->aggregates_mode_set = true;
+  family_->file_aggregates_only = value;
+  family_->display_aggregates_only = value;
+  return this;
+}
+Benchmark* Benchmark::DisplayAggregatesOnly(bool value) {
+  family_->aggregates_mode_set = true;  // the file keeps what ReportAggregatesOnly said, if anything
+  family_->display_aggregates_only = value;
+  return this;
+}
 Benchmark* Benchmark::MeasureProcessCPUTime() {
   family_->measure_process_cpu_time = true;
   return this;

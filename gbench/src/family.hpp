@@ -32,6 +32,11 @@ class Family {
   void (*setup)(const State&) = nullptr;
   void (*teardown)(const State&) = nullptr;
   std::vector<std::string> statistics;  ///< ComputeStatistics names (not computed by cmh)
+  /// ReportAggregatesOnly / DisplayAggregatesOnly, as Google Benchmark keeps them: once
+  /// either is called the family's choice replaces the --benchmark_*_aggregates_only flags.
+  bool aggregates_mode_set = false;
+  bool file_aggregates_only = false;     ///< --benchmark_out's JSON
+  bool display_aggregates_only = false;  ///< the JSON --benchmark_format=json prints
 };
 
 /// One runnable instance: a cmh benchmark.

@@ -83,6 +83,7 @@ void Runner::setup_iteration(void* self, const cmh::detail::WorkerView&) {
   r.phase_ = Phase::none;
   r.measured_ = r.untimed_ = 0;
   r.paused_ = false;
+  r.paused_allocations_ = {};
   r.args_ = nullptr;
   r.error_ = nullptr;
   r.stage_ = Stage::idle;
@@ -208,6 +209,9 @@ void Runner::close_window(std::uint64_t count) {
 }
 
 bool Runner::finish_loop() {
+  // The profiled window ends with the loop: a pause still open stops being kept apart here.
+  cmh::detail::paused_end(paused_allocations_);
+  paused_allocations_ = {};
   phase_ = Phase::done;
   state_.watch_ = &kAlways;
   state_.iterations_ = static_cast<IterationCount>(measured_);
@@ -273,14 +277,19 @@ bool Runner::next_pass(std::uint64_t& count, std::uint64_t weight) {
 }
 
 void Runner::pause() {
+  if (paused_) return;  // a second pause keeps the first one's start
   paused_ = true;
   paused_at_ = cmh::detail::now_ns();
+  if (phase_ == Phase::measure || phase_ == Phase::sample || phase_ == Phase::fixed || phase_ == Phase::ramp_down)
+    paused_allocations_ = cmh::detail::paused_begin();
 }
 
 void Runner::resume() {
   if (!paused_) return;
   paused_ = false;
   const std::int64_t now = cmh::detail::now_ns();
+  cmh::detail::paused_end(paused_allocations_);
+  paused_allocations_ = {};
   if (phase_ == Phase::measure || phase_ == Phase::sample || phase_ == Phase::fixed)
     paused_ns_ += now - std::max(paused_at_, t0_);
 }
@@ -316,7 +325,7 @@ std::string counter_unit(const std::string& name, const Counter& c) {
 
 void Runner::report(const void*, const std::vector<const cmh::detail::WorkerView*>& views,
                     const std::vector<cmh::ThreadMeasurement>& threads, const cmh::BenchmarkParams&,
-                    std::vector<cmh::ScalarResult>& out) {
+                    std::vector<cmh::ScalarResult>& out, std::string& label_out) {
   if (views.empty()) return;
   double seconds = 0;
   double iterations = 0;
@@ -355,7 +364,7 @@ void Runner::report(const void*, const std::vector<const cmh::detail::WorkerView
   const auto& r0 = *static_cast<const Runner*>(views[0]->instances[0]);
   if (r0.instance_->family->complexity != oNone && complexity_n > 0)
     out.push_back({"complexity.n", static_cast<double>(complexity_n), "n", cmh::AggregationPolicy::max});
-  if (!label.empty()) out.push_back({"label", 0.0, "", cmh::AggregationPolicy::max, label});
+  label_out = label;  // text, never a metric: IterationResult::label
 }
 
 cmh::detail::MemberCode Runner::member_code(const Instance& instance) {

@@ -15,6 +15,7 @@
 
 #include <benchmark/benchmark.h>
 #include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/paused_allocations.hpp>
 
 #include <cstdint>
 #include <exception>
@@ -51,7 +52,7 @@ class Runner {
   static void loop(cmh::detail::LoopArgs& args);
   static void report(const void* context, const std::vector<const cmh::detail::WorkerView*>& views,
                      const std::vector<cmh::ThreadMeasurement>& threads, const cmh::BenchmarkParams& plan,
-                     std::vector<cmh::ScalarResult>& out);
+                     std::vector<cmh::ScalarResult>& out, std::string& label);
   static void body(void* self);
 
   void run_to_end();
@@ -73,6 +74,9 @@ class Runner {
   std::int64_t paused_ns_ = 0;
   std::int64_t manual_ns_ = 0;
   bool paused_ = false;
+  /// Inside the profiled window (the loop's phases), a pause also keeps what the thread
+  /// allocates apart, for -prof alloc (paused_allocations.hpp).
+  cmh::detail::PausedMark paused_allocations_;
   std::uint64_t measured_ = 0;  ///< passes in the timed window
   std::uint64_t untimed_ = 0;   ///< passes before and after it
   // Sample-time mode: passes are timed at random, the stride doubling as in cmh's engine.

@@ -12,6 +12,8 @@ const AllocatorApi& linked_allocator() {
     a.total_allocated_bytes = &cmh_alloc_total_allocated_bytes;
     a.total_allocations = &cmh_alloc_total_allocations;
     a.live_threads_allocated_bytes = &cmh_alloc_live_threads_allocated_bytes;
+    a.thread_allocated_bytes = &cmh_alloc_thread_allocated_bytes;
+    a.thread_allocations = &cmh_alloc_thread_allocations;
     a.gc_count = &cmh_alloc_gc_count;
     a.gc_time_ns = &cmh_alloc_gc_time_ns;
     a.numa_mode = &cmh_alloc_numa_mode;

@@ -23,6 +23,8 @@ struct AllocatorApi {
   std::uint64_t (*total_allocated_bytes)() = nullptr;
   std::uint64_t (*total_allocations)() = nullptr;
   std::uint64_t (*live_threads_allocated_bytes)() = nullptr;
+  std::uint64_t (*thread_allocated_bytes)() = nullptr;  ///< the calling thread's, for paused stretches
+  std::uint64_t (*thread_allocations)() = nullptr;
   std::uint64_t (*gc_count)() = nullptr;
   std::uint64_t (*gc_time_ns)() = nullptr;
   int (*numa_mode)(const char** reason) = nullptr;

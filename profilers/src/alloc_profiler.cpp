@@ -9,6 +9,7 @@
 
 #include <cmh/profiler_options.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 namespace cmh::profilers {
@@ -27,7 +28,19 @@ constexpr double kBytesPerMegabyte = 1024.0 * 1024.0;  // JMH's MB/sec is MiB/s
 
 }  // namespace
 
-AllocProfiler::AllocProfiler(Config config, const AllocatorApi& api) : config_(config), api_(api) {}
+AllocProfiler::AllocProfiler(Config config, const AllocatorApi& api) : config_(config), api_(api) {
+  // The workers' paused stretches read the allocating thread's own counters; one
+  // profiler installs them (-prof alloc and -prof gc together share the totals).
+  if (config_.alloc && api_.thread_allocated_bytes && api_.thread_allocations) {
+    thread_counters_ = {api_.thread_allocated_bytes, api_.thread_allocations};
+    const detail::ThreadAllocationCounters* none = nullptr;
+    tracking_paused_ = detail::g_paused_counters.compare_exchange_strong(none, &thread_counters_);
+  }
+}
+
+AllocProfiler::~AllocProfiler() {
+  if (tracking_paused_) detail::set_paused_counters(nullptr);
+}
 
 AllocProfiler::Config AllocProfiler::parse(const ProfilerOptions& options, const char* name) {
   ProfilerOptionReader reader(name, options);
@@ -35,6 +48,7 @@ AllocProfiler::Config AllocProfiler::parse(const ProfilerOptions& options, const
   config.threads = reader.choice("threads", {"all", "live"}, "all") == "live" ? ThreadView::live
                                                                               : ThreadView::all;
   config.alloc = reader.flag("alloc", true);
+  config.count_paused = reader.choice("paused", {"exclude", "include"}, "exclude") == "include";
   reader.finish();
   return config;
 }
@@ -46,6 +60,9 @@ AllocProfiler::Snapshot AllocProfiler::snapshot() const {
   s.allocations = api_.total_allocations();
   s.gc_count = api_.gc_count();
   s.gc_ns = api_.gc_time_ns();
+  const detail::PausedTotals paused = detail::paused_totals();
+  s.paused_bytes = paused.bytes;
+  s.paused_allocations = paused.count;
   return s;
 }
 
@@ -61,7 +78,16 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
 
   std::vector<ScalarResult> out;
   if (config_.alloc) {
-    const double bytes = static_cast<double>(grown(before_.bytes, after.bytes));
+    const std::uint64_t paused_bytes = grown(before_.paused_bytes, after.paused_bytes);
+    const std::uint64_t paused_allocations = grown(before_.paused_allocations, after.paused_allocations);
+    std::uint64_t all_bytes = grown(before_.bytes, after.bytes);
+    std::uint64_t allocations = grown(before_.allocations, after.allocations);
+    if (!config_.count_paused) {
+      all_bytes -= std::min(all_bytes, paused_bytes);
+      allocations -= std::min(allocations, paused_allocations);
+    }
+    const bool paused = paused_bytes > 0 || paused_allocations > 0;
+    const double bytes = static_cast<double>(all_bytes);
     const double seconds = static_cast<double>(after_ns - before_ns_) / 1e9;
     const bool live = config_.threads == ThreadView::live;
     const std::string note = live ? "threads=live: threads alive at the end of the iteration only" : "";
@@ -72,6 +98,12 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
     if (result.all_ops > 0) {
       const double ops = static_cast<double>(result.all_ops);
       std::string norm_note = note;
+      if (paused)  // which rule applies, said where the number is (report and JSON notes)
+        norm_note += std::string(norm_note.empty() ? "" : "; ") +
+                     (config_.count_paused ? "includes what was allocated while the timing was paused "
+                                             "(alloc.paused.norm)"
+                                           : "excludes what was allocated while the timing was paused "
+                                             "(alloc.paused.norm); paused=include counts it");
       if (const char* foreign = foreign_allocator(api_); foreign && !foreign_noted_ && ip.kind == IterationKind::measurement) {
         foreign_noted_ = true;  // once per fork: its first measurement iteration
         norm_note += std::string(norm_note.empty() ? "" : "; ") + "gc.count and gc.time omitted: the fork runs on " +
@@ -80,8 +112,13 @@ std::vector<ScalarResult> AllocProfiler::after_iteration(const BenchmarkParams&,
       out.push_back({prefix + "alloc.rate.norm", bytes / ops, "B/op", AggregationPolicy::average, norm_note});
       // The allocator counts allocations process-wide only; the live view has no count.
       if (!live)
-        out.push_back({prefix + "alloc.count.norm", static_cast<double>(grown(before_.allocations, after.allocations)) / ops,
-                       "allocs/op", AggregationPolicy::average});
+        out.push_back({prefix + "alloc.count.norm", static_cast<double>(allocations) / ops, "allocs/op",
+                       AggregationPolicy::average});
+      if (paused)
+        out.push_back({prefix + "alloc.paused.norm", static_cast<double>(paused_bytes) / ops, "B/op",
+                       AggregationPolicy::average,
+                       std::string("allocated while the timing was paused (PauseTiming, invocation fixtures); ") +
+                           (config_.count_paused ? "counted in" : "left out of") + " the other alloc metrics"});
     }
   }
   if (foreign_allocator(api_)) return out;  // never fake zeros: the other allocator has no such counters
@@ -102,11 +139,21 @@ constexpr const char* kAllocHelp = R"(Options:
                     counters, after minus before) - JMH's pre-JDK-21 view, kept to show what it
                     misses: work in short-lived threads (TAB.separate). No alloc.count.norm then.
   alloc=true|false  false leaves out alloc.rate, alloc.rate.norm and alloc.count.norm.
+  paused=exclude|include
+                    exclude (default): what a thread allocates while the timing is paused is
+                    left out of the alloc.* metrics, as its time is left out of the score: a
+                    Google Benchmark suite's PauseTiming()..ResumeTiming(), and invocation
+                    fixtures (setup_invocation/teardown_invocation, run outside each call's
+                    timing). include: counted, as JMH's -prof gc counts invocation fixtures.
+                    Either way, when there was any, alloc.paused.norm shows it and the
+                    alloc.rate.norm note says which applies.
 
 Metrics:
   alloc.rate        MB/sec     average  bytes allocated during the iteration / its duration (MiB/s)
   alloc.rate.norm   B/op       average  bytes allocated / all ops (ramp-up and ramp-down included)
   alloc.count.norm  allocs/op  average  allocations / all ops
+  alloc.paused.norm B/op       average  bytes allocated while the timing was paused / all ops
+                                        (only when there was any)
   gc.count          counts     sum      the allocator's collections during the iteration
   gc.time           ms         sum      wall time spent in them
 An allocation-free benchmark shows 0 B/op. Requested sizes are counted (calloc n*size,

@@ -13,5 +13,8 @@ ProfilerInfo rusage_profiler_info();    // rusage_profiler.cpp
 ProfilerInfo perf_profiler_info();      // perf_profiler.cpp: totals
 ProfilerInfo perfnorm_profiler_info();  // perf_profiler.cpp: per op
 ProfilerInfo numa_profiler_info();      // numa_profiler.cpp
+ProfilerInfo icount_profiler_info();    // icount_profiler.cpp
+ProfilerInfo perfasm_profiler_info();   // perfasm_profiler.cpp
+ProfilerInfo flame_profiler_info();     // flame_profiler.cpp
 
 }  // namespace cmh::profilers

@@ -17,7 +17,8 @@ void register_builtins() {
   std::call_once(once, [] {
     auto& registry = ProfilerRegistry::instance();
     for (ProfilerInfo info : {alloc_profiler_info(), gc_profiler_info(), rusage_profiler_info(), perf_profiler_info(),
-                              perfnorm_profiler_info(), numa_profiler_info()}) {
+                              perfnorm_profiler_info(), numa_profiler_info(), icount_profiler_info(),
+                              perfasm_profiler_info(), flame_profiler_info()}) {
       bool taken = registry.find(info.name) != nullptr;
       for (const auto& alias : info.aliases) taken = taken || registry.find(alias) != nullptr;
       if (!taken) registry.add(std::move(info));

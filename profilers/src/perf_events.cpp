@@ -33,7 +33,7 @@ int open_event(const PerfEventSpec& event, pid_t tid, bool exclude_kernel) {
   attr.config = event.config;
   attr.inherit = 1;  // threads created later by this one are counted too
   attr.exclude_hv = 1;
-  attr.exclude_kernel = exclude_kernel ? 1 : 0;
+  attr.exclude_kernel = exclude_kernel || event.user_only ? 1 : 0;
   attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
   return static_cast<int>(::syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
@@ -60,13 +60,15 @@ const char* errno_name(int err) {
   }
 }
 
-std::string explain_errno(int err, const PerfEventSpec& event) {
+}  // namespace
+
+std::string explain_perf_open_error(int err, bool hardware) {
   const std::string call = std::string("perf_event_open: ") + errno_name(err);
   switch (err) {
     case ENOENT:
     case EOPNOTSUPP:
     case ENODEV:
-      return event.hardware ? "no hardware PMU, as in a VM without a virtual PMU; " + call
+      return hardware ? "no hardware PMU, as in a VM without a virtual PMU; " + call
                             : "the kernel does not provide it; " + call;
     case EACCES:
     case EPERM:
@@ -84,6 +86,10 @@ std::string explain_errno(int err, const PerfEventSpec& event) {
       return call;
   }
 }
+
+namespace {
+
+std::string explain_errno(int err, const PerfEventSpec& event) { return explain_perf_open_error(err, event.hardware); }
 
 /// Opens on `tid`; with kernel counting refused, retries user-space only.
 int open_with_fallback(const PerfEventSpec& event, pid_t tid, bool& user_only, int& err) {
@@ -114,6 +120,8 @@ const std::vector<PerfEventSpec>& perf_event_table() {
   static const std::vector<PerfEventSpec> table = {
       {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true, "#/op"},
       {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true, "#/op"},
+      // Beside -prof icount's icount.ir.norm: Callgrind counts user space only.
+      {"instructions:u", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true, "#/op", true},
       {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true, "#/op"},
       {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, true, "#/op"},
       {"L1-dcache-load-misses", PERF_TYPE_HW_CACHE, cache_event(PERF_COUNT_HW_CACHE_L1D), true, "#/op"},

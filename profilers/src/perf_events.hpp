@@ -25,6 +25,8 @@ struct PerfEventSpec {
   std::uint64_t config;
   bool hardware;     ///< needs a PMU (a VM without a virtual PMU has none)
   const char* unit;  ///< per op: "#/op", or "ns/op" for task-clock
+  /// Counts user space only (perf's ":u" modifier): instructions:u is what Callgrind counts.
+  bool user_only{};
 };
 
 /// Every event perf/perfnorm know, in report order.
@@ -40,6 +42,10 @@ std::optional<std::string> perf_unsupported_reason();
 /// "hardware events not supported here (...): cycles, ...; software events are counted",
 /// or nullopt when every event in the table opens.
 std::optional<std::string> perf_limitation();
+
+/// One line on why perf_event_open failed with `err` (errno) for a hardware or software
+/// event: no PMU, not permitted (and what to change), no kernel support, ...
+std::string explain_perf_open_error(int err, bool hardware);
 
 /// Δcount scaled for multiplexing: the event ran `running` of the `enabled` time.
 double scale_for_multiplexing(std::uint64_t count, std::uint64_t enabled, std::uint64_t running);

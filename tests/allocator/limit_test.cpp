@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // -Xmx means what it says for every block size. Each case is a fresh process under
 // -Xmx32m (regions of 2 MiB) that allocates blocks of one size until malloc fails, keeping them all:
-//  - every size just above a size-class boundary (17 B ... 64 KiB + 1): the blocks fill at
+//  - every size just above a size-class boundary (9 B, 17 B ... 64 KiB + 1): the blocks fill at
 //    least 90 % of -Xmx counted in their usable size (the class granularity the README
 //    documents), and more than half of it counted in requested bytes;
 //  - every size just above a slice or region boundary (64 KiB + 1, 128 KiB + 1, 1 MiB + 1,
@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
   // 15 times (a whole number of blocks can hold 90 % of -Xmx).
   const size_t region = size_t{2} << 20;
   std::vector<Case> cases;
-  // Just above every size class (16-byte steps to 128 B, then four per power of two).
+  // Just above every size class (8 B, 16-byte steps to 128 B, then four per power of two).
+  cases.push_back({9, false});
   for (size_t base = 16; base < 64 * 1024;) {
     cases.push_back({base + 1, false});
     if (base < 128) {

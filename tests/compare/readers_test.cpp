@@ -142,3 +142,15 @@ TEST_CASE("compare: units are converted between time units, and a threshold lets
   m = compare_metric(a, b, o, true);
   CHECK_FALSE(m.regression);
 }
+
+TEST_CASE("compare readers: several files read as one pool the forks of a point found in both") {
+  const auto a = parse_result_text("[" + jmh_record("a.B.c", "[[1,1],[2,2]]", "") + "]", "a.json");
+  const auto b = parse_result_text(
+      "[" + jmh_record("a.B.c", "[[3,3]]", "") + "," + jmh_record("a.B.d", "[[5,5]]", "") + "]", "b.json");
+  const auto merged = merge_result_files({a, b});
+  CHECK(merged.path == "a.json + b.json");
+  REQUIRE(merged.records.size() == 2);
+  CHECK(merged.records[0].primary.raw.size() == 3);
+  CHECK(merged.records[0].primary.score == doctest::Approx(2.0));
+  CHECK(merged.records[1].name == "a.B.d");
+}

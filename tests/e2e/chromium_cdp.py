@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
 import time
@@ -142,3 +143,11 @@ class Chromium:
         os.close(self._to_child_w)
         os.close(self._from_child_r)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def png_size(path):
+    """(width, height) of a PNG file, or None when it is not one."""
+    data = open(path, "rb").read(24)
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", data[16:24])

@@ -27,6 +27,8 @@ SAMPLE_CASES = [
     (["-r", "5parsecs"], 'Option -r: "5parsecs" is not a time'),
     (["-w", "1 fortnight"], 'Option -w: "1 fortnight" is not a time'),
     (["-to", "0"], 'Option -to: the timeout "0" should be positive'),
+    (["-forkStartTimeout", "0"], 'Option -forkStartTimeout: the start-up timeout "0" should be positive'),
+    (["-forkStartTimeout", "soon"], 'Option -forkStartTimeout: "soon" is not a time'),
     (["-t", "0"], "Option -t: the value 0 should be positive (or max, halfmax)"),
     (["-t", "lots"], 'Option -t: "lots" is not an integer'),
     (["-bm", "fast"], 'Option -bm: unknown benchmark mode "fast"'),

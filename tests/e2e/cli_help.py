@@ -14,7 +14,7 @@ t.check("# Run progress" not in out and "Iteration" not in out, "-h ran somethin
 
 # Each option in its 30-column field.
 for option in ["-bm <mode>", "-bs <int>", "-e <regexp+>", "-f <int>", "-foe <bool>", "-forkArgs <string>",
-               "-forkArgsAppend <string>", "-forkArgsPrepend <string>", "-gc <bool>", "-h", "-i <int>", "-l",
+               "-forkArgsAppend <string>", "-forkArgsPrepend <string>", "-forkStartTimeout <time>", "-gc <bool>", "-h", "-i <int>", "-l",
                "-lp", "-lprof", "-lrf", "-o <filename>", "-opi <int>", "-p <param={v,}*>", "-prof <profiler>",
                "-r <time>", "-rf <type>", "-rff <filename>", "-si <bool>", "-t <int>", "-tg <int+>", "-to <time>",
                "-tu <TU>", "-v <mode>", "-w <time>", "-wbs <int>", "-wf <int>", "-wi <int>"]:

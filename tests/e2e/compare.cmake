@@ -1,9 +1,10 @@
-# cmh-compare (compare/): unit tests of its statistics and readers against values
+# cmh-compare (tools/compare/): unit tests of its statistics and readers against values
 # computed with SciPy, and end-to-end tests on real runs of cmh-compare-bench, on
 # Java JMH fixtures in both metric spellings, and on bad files.
 add_executable(cmh-compare-unit-tests ${CMAKE_CURRENT_SOURCE_DIR}/compare/main.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/significance_test.cpp
-               ${CMAKE_CURRENT_SOURCE_DIR}/compare/readers_test.cpp)
+               ${CMAKE_CURRENT_SOURCE_DIR}/compare/readers_test.cpp
+               ${CMAKE_CURRENT_SOURCE_DIR}/compare/icount_gate_test.cpp)
 cmh_apply_warnings(cmh-compare-unit-tests)
 target_link_libraries(cmh-compare-unit-tests PRIVATE cmh_compare_core doctest::doctest)
 doctest_discover_tests(cmh-compare-unit-tests TEST_PREFIX "compare-unit: " ADD_LABELS 0)

@@ -8,8 +8,8 @@ import re
 import cmhtest as t
 from fork_common import QUICK, failed_row, row, run
 
-# -to also bounds the fork's start-up, so it is a hang guard: it follows the scale
-# (an emulated guest starts a fork many times slower).
+# -to also bounds the fork's trial set-up after its handshake, so it is a hang guard:
+# it follows the scale (an emulated guest sets a trial up many times slower).
 TO_MS = t.guard(300)
 TO_TEXT = f"{TO_MS // 1000} s" if TO_MS % 1000 == 0 else f"{TO_MS} ms"  # as the host writes it
 proc = run(["Fault.(hang|ok)", "-f", "1", "-to", f"{TO_MS}ms"] + QUICK)

@@ -11,7 +11,7 @@ QUICK = ["-f", "1", "-wi", "1", "-i", "2", "-w", "20ms", "-r", "20ms"]
 def programs():
     """{"registration": (cmh_exe, google_exe), ...} in the order CMake passes them."""
     exes = sys.argv[1:]
-    names = ["registration", "fixtures", "allocation"]
+    names = ["registration", "fixtures", "allocation", "reporting", "paused"]
     return {name: (exes[2 * i], exes[2 * i + 1]) for i, name in enumerate(names)}
 
 

@@ -6,7 +6,7 @@ find_package(benchmark REQUIRED)
 
 set(_cmh_gbc_dir ${PROJECT_SOURCE_DIR}/tests/gbench_compat)
 set(_cmh_gbc_args "")
-foreach(prog registration fixtures allocation)
+foreach(prog registration fixtures allocation reporting paused)
   # allocation.cpp has no main(): it links the libraries' (benchmark_main's counterpart).
   if(prog STREQUAL "allocation")
     set(_cmh_lib cmh::gbench_main)
@@ -26,3 +26,5 @@ cmh_add_e2e_test(gbench_compat_list gbench_compat_list.py ARGS ${_cmh_gbc_args} 
 cmh_add_e2e_test(gbench_compat_run gbench_compat_run.py ARGS ${_cmh_gbc_args} TIMEOUT 600)
 cmh_add_e2e_test(gbench_compat_alloc gbench_compat_alloc.py ARGS ${_cmh_gbc_args} TIMEOUT 300)
 cmh_add_e2e_test(gbench_compat_flags gbench_compat_flags.py ARGS ${_cmh_gbc_args} TIMEOUT 300)
+cmh_add_e2e_test(gbench_compat_outputs gbench_compat_outputs.py ARGS ${_cmh_gbc_args} TIMEOUT 300)
+cmh_add_e2e_test(gbench_compat_reporting gbench_compat_reporting.py ARGS ${_cmh_gbc_args} TIMEOUT 300)

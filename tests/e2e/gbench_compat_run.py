@@ -65,7 +65,9 @@ t.check(acc.get("items_per_second", {}).get("scoreUnit") == "items/s", f"items_p
 t.check(acc.get("bytes_per_second", {}).get("scoreUnit") == "bytes/s", f"bytes_per_second unit: {acc}")
 t.check("complexity.n" in acc and acc["complexity.n"]["score"] == 16.0, f"SetComplexityN not recorded: {acc}")
 t.check("Complexity() is recorded" in proc.stderr, "no note that the Big-O fit is not computed\n" + proc.stderr[-2000:])
-t.check("(copy 4096 bytes)" in proc.stdout, "SetLabel's text is not shown\n" + proc.stdout[-3000:])
+t.check("label: copy 4096 bytes" in proc.stdout, "SetLabel's text is not shown\n" + proc.stdout[-3000:])
+t.check(records["BM_memcpy/4096"]["cmh"].get("label") == "copy 4096 bytes" and
+        "label" not in records["BM_memcpy/4096"]["secondaryMetrics"], "the label is not cmh.label, or is a metric")
 t.check(records["BM_options/iterations:1000"]["mode"] == "ss", "Iterations(n) does not run as a fixed batch")
 t.check(records["BM_memcpy/64"]["primaryMetric"]["scoreUnit"] == "us/op", "Unit(kMicrosecond) not applied")
 t.check(len(records["BM_options/repeats:2/process_time"]["primaryMetric"]["rawData"]) == 1,

@@ -46,8 +46,8 @@ if no_pmu:
     bad = t.run(opts.profiled, ["Alloc.nothing", "-prof", "perfnorm:events=cycles"], check_exit=1)
     t.check("not supported here" in bad.stdout + bad.stderr, "perfnorm:events=cycles: no clear reason")
 else:
-    expect_rows(rows, "Alloc.nothing", {"cycles": "#/op", "instructions": "#/op", "CPI": "clks/insn",
-                                        "IPC": "insns/clk"}, proc)
+    expect_rows(rows, "Alloc.nothing", {"cycles": "#/op", "instructions": "#/op", "instructions:u": "#/op",
+                                        "CPI": "clks/insn", "IPC": "insns/clk"}, proc)
 
 # Where perf_event_open is forbidden (a seccomp filter here, as in many containers),
 # perf and perfnorm are unsupported with the reason, and asking for one is exit 1.

@@ -57,6 +57,8 @@ TEST_CASE("threads, groups, timeout, unit, opi, modes") {
   CHECK(cl.overrides.threads == 4);
   CHECK(cl.overrides.thread_groups == std::vector<int>{3, 1});
   CHECK(cl.overrides.timeout == 30s);
+  CHECK_FALSE(cl.fork_start_timeout.has_value());  // automatic unless given
+  CHECK(parse({"-forkStartTimeout", "750ms"}).fork_start_timeout == 750ms);
   CHECK(cl.overrides.output_unit == TimeUnit::ms);
   CHECK(cl.overrides.ops_per_invocation == 10);
   CHECK(cl.overrides.modes == std::vector<BenchmarkMode>{BenchmarkMode::average_time, BenchmarkMode::single_shot});
@@ -173,6 +175,8 @@ TEST_CASE("every bad input of the issue is an error naming the offending text") 
   CHECK(error_of({"-r", "5parsecs"}).starts_with("Option -r: \"5parsecs\" is not a time"));
   CHECK(error_of({"-w", "fast"}).starts_with("Option -w: \"fast\" is not a time"));
   CHECK(error_of({"-to", "0"}) == "Option -to: the timeout \"0\" should be positive");
+  CHECK(error_of({"-forkStartTimeout", "0"}) == "Option -forkStartTimeout: the start-up timeout \"0\" should be positive");
+  CHECK(error_of({"-forkStartTimeout", "soon"}).starts_with("Option -forkStartTimeout: \"soon\" is not a time"));
   CHECK(error_of({"-t", "0"}) == "Option -t: the value 0 should be positive (or max, halfmax)");
   CHECK(error_of({"-t", "lots"}) == "Option -t: \"lots\" is not an integer (or max, halfmax)");
   CHECK(error_of({"-bm", "fast"}).starts_with("Option -bm: unknown benchmark mode \"fast\""));
@@ -208,7 +212,8 @@ TEST_CASE("grammar errors: repeats, values on value-less flags, ambiguity, wrong
   CHECK(error_of({"-i", "3", "-i", "5"}) == "Option -i is given more than once");
   CHECK(error_of({"-f", "1", "-f=2"}) == "Option -f is given more than once");
   CHECK(error_of({"-l=3"}) == "Option -l takes no value, got \"3\"");
-  CHECK(error_of({"-fo", "1"}) == "Option -fo is ambiguous: it abbreviates -foe, -forkArgs, -forkArgsAppend, -forkArgsPrepend");
+  CHECK(error_of({"-fo", "1"}) ==
+        "Option -fo is ambiguous: it abbreviates -foe, -forkArgs, -forkArgsAppend, -forkArgsPrepend, -forkStartTimeout");
   CHECK(error_of({"-b", "1"}) == "Option -b is ambiguous: it abbreviates -bm, -bs");
   CHECK(error_of({"-jvmargs", "-Xmx1g"}) == "Unknown option: -jvmargs (did you mean -jvmArgs?)");
   CHECK(error_of({"-FORKARGS", "-Xmx1g"}) == "Unknown option: -FORKARGS (did you mean -forkArgs?)");

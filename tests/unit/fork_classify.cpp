@@ -108,6 +108,18 @@ TEST_CASE("classify: the watchdog's timeouts and stray threads are the host's re
   CHECK(classify(o)->kind == FailureKind::exception);
 }
 
+TEST_CASE("classify: a fork hung at start-up is the host's reason, with the stacks it took") {
+  auto o = killed(SIGTERM);
+  o.host_failure = failure(FailureKind::startup_timeout, "forked process hung at start-up: no handshake within 5 s");
+  o.host_failure->stack = {"Thread 42:", "  #0 pause"};
+  o.stderr_tail = {"printed in a static constructor"};
+  const auto f = classify(o);
+  REQUIRE(f);
+  CHECK(f->kind == FailureKind::startup_timeout);
+  CHECK(f->message == "forked process hung at start-up: no handshake within 5 s");
+  CHECK(f->stack == std::vector<std::string>{"Thread 42:", "  #0 pause"});
+}
+
 TEST_CASE("classify: SIGKILL after SIGTERM says why: ignored, or stopped") {
   auto o = killed(SIGKILL);
   o.host_failure = failure(FailureKind::timeout, "forked process timed out");

@@ -55,7 +55,7 @@ TEST_CASE("fork frames: payload with trailing bytes or the wrong size is a proto
   CHECK_THROWS_AS(decode_message(f), ProtocolError);
   Frame g{FrameType::finish, "x"};
   CHECK_THROWS_AS(decode_message(g), ProtocolError);
-  Frame h{FrameType::iteration_started, std::string(5, '\0')};
+  Frame h{FrameType::iteration_started, std::string(9, '\0')};  // kind, index, bulk index
   CHECK_NOTHROW(decode_message(h));
 }
 

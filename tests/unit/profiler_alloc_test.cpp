@@ -159,7 +159,7 @@ TEST_CASE("alloc: bad options are rejected with one clear line") {
   CHECK(error({{"threads", "dead"}}) == "-prof alloc: option threads=dead: expected all or live");
   CHECK(error({{"alloc", "maybe"}}) == "-prof alloc: option alloc=maybe: expected true or false");
   CHECK(error({{"churn", "true"}}) ==
-        "-prof alloc: unknown option 'churn' (it accepts: threads, alloc; see -prof alloc:help)");
+        "-prof alloc: unknown option 'churn' (it accepts: threads, alloc, paused; see -prof alloc:help)");
 }
 
 TEST_CASE("alloc in the registry: gc beside it, help that defines a collection, and no allocator here") {

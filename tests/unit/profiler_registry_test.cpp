@@ -92,8 +92,11 @@ TEST_CASE("parse_profiler_spec: malformed specs name what is wrong") {
   CHECK(error_of([] { cmh::parse_profiler_spec(":a=1"); }).find("missing profiler name") != std::string::npos);
   CHECK(error_of([] { cmh::parse_profiler_spec("al loc"); }).find("not a profiler name") != std::string::npos);
   CHECK(error_of([] { cmh::parse_profiler_spec("alloc:"); }).find("nothing after ':'") != std::string::npos);
-  CHECK(error_of([] { cmh::parse_profiler_spec("alloc:threads"); }) ==
-        "-prof 'alloc:threads': option 'threads' needs a value (threads=<value>)");
+  // A bare key is a flag (empty value); a profiler that wants a value says so when it reads it.
+  CHECK(cmh::parse_profiler_spec("alloc:threads").second == cmh::ProfilerOptions{{"threads", ""}});
+  CHECK(error_of([] { cmh::profiling::create_profiler("test-counter:scale"); }) ==
+        "-prof test-counter: option 'scale' needs a value (scale=<value>)");
+  CHECK(error_of([] { cmh::parse_profiler_spec("alloc:threads;threads"); }).find("given twice") != std::string::npos);
   CHECK(error_of([] { cmh::parse_profiler_spec("alloc:=live"); }).find("no name before '='") != std::string::npos);
   CHECK(error_of([] { cmh::parse_profiler_spec("alloc:threads="); }).find("empty value") != std::string::npos);
   CHECK(error_of([] { cmh::parse_profiler_spec("alloc:a=1;;b=2"); }).find("empty option") != std::string::npos);
@@ -153,6 +156,12 @@ TEST_CASE("ProfilerOptionReader: typed values and unknown options") {
   cmh::ProfilerOptions flag{{"on", "maybe"}};
   cmh::ProfilerOptionReader r5("demo", flag);
   CHECK(error_of([&] { r5.flag("on", true); }).find("expected true or false") != std::string::npos);
+  // A bare key ("flame:alloc") is a true flag, and a missing value for anything else.
+  cmh::ProfilerOptions bare{{"alloc", ""}, {"mode", ""}};
+  cmh::ProfilerOptionReader r6("demo", bare);
+  CHECK(r6.flag("alloc", false));
+  CHECK(error_of([&] { r6.choice("mode", {"all", "live"}, "all"); }) ==
+        "-prof demo: option 'mode' needs a value (mode=<value>)");
 }
 
 TEST_CASE("a user profiler registered with CMH_PROFILER is created from a -prof spec and runs") {
@@ -183,7 +192,7 @@ TEST_CASE("a user profiler registered with CMH_PROFILER is created from a -prof 
   CHECK(error_of([] { cmh::profiling::create_profiler("no-such-profiler"); })
             .find("-prof no-such-profiler: unknown profiler (known: ") != std::string::npos);
   CHECK(error_of([] { cmh::profiling::validate_profiler_specs({"test-counter", "test-counter:x"}); })
-            .find("needs a value") != std::string::npos);
+            .find("unknown option 'x'") != std::string::npos);
 
   auto request = cmh::profiling::resolve_profiler("test-count:help");
   CHECK(request.help);

@@ -193,6 +193,21 @@ TEST_CASE("report: failures, interrupted lines and the in-process notice") {
         "\n");
 }
 
+TEST_CASE("report: a fork hung at start-up shows its stacks after its output tails") {
+  std::ostringstream out;
+  report::TextReport rep(out, fixed_context());
+  Failure f;
+  f.kind = FailureKind::startup_timeout;
+  f.message = "forked process hung at start-up: no handshake within 1 s";
+  f.stderr_tail = {"printed by a static constructor"};
+  f.stack = {"Thread 7:", "  #0 pause at pause.c:29"};
+  rep.fork_failure(tab_inline(), f);
+  CHECK(out.str() ==
+        "<forked process hung at start-up: no handshake within 1 s>\n"
+        "<stderr last='1 line'>\nprinted by a static constructor\n</stderr>\n"
+        "<stack>\nThread 7:\n  #0 pause at pause.c:29\n</stack>\n\n");
+}
+
 TEST_CASE("report: only a complete run says so") {
   for (const bool complete : {true, false}) {
     std::ostringstream out;

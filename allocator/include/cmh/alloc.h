@@ -51,6 +51,8 @@ CMH_ALLOC_DECL uint64_t cmh_alloc_total_allocated_bytes(void);
 CMH_ALLOC_DECL uint64_t cmh_alloc_total_allocations(void);
 /** Bytes requested by the calling thread only (the pre-JDK-21 ThreadMXBean view). */
 CMH_ALLOC_DECL uint64_t cmh_alloc_thread_allocated_bytes(void);
+/** Allocations made by the calling thread only, counted as in cmh_alloc_total_allocations. */
+CMH_ALLOC_DECL uint64_t cmh_alloc_thread_allocations(void);
 /** Sum of cmh_alloc_thread_allocated_bytes over the threads alive now: bytes of threads that
  *  exited are missing, which is the blind spot JDK-8304074 fixed in JMH's -prof gc. */
 CMH_ALLOC_DECL uint64_t cmh_alloc_live_threads_allocated_bytes(void);
@@ -95,6 +97,16 @@ CMH_ALLOC_DECL const char* cmh_alloc_options_help(void);
     tell the host, as a typed frame, that the fork ran out of memory. NULL removes the hook. */
 typedef void (*cmh_alloc_oom_hook_t)(int heap_limit, const char* line);
 CMH_ALLOC_DECL void cmh_alloc_set_oom_hook(cmh_alloc_oom_hook_t hook);
+/** Allocation sampling (-prof flame:alloc). Once set, the allocator's slow path calls
+    hook(size, bytes, arg) on an allocating thread when that thread has allocated at least
+    every_bytes since its previous call (or since the hook was set): size is the allocation
+    being made, bytes the exact bytes the thread requested since then (the sample's weight).
+    The slow path runs at least every 256 allocations of a thread and when a free list runs
+    out, so about one allocation in a few hundred is seen. It runs inside the allocation, on
+    its thread: it must not allocate (it is not called again on that thread while it runs).
+    NULL removes the hook; setting it again restarts every thread's count. */
+typedef void (*cmh_alloc_sample_hook_t)(size_t size, uint64_t bytes, void* arg);
+CMH_ALLOC_DECL void cmh_alloc_set_sample_hook(cmh_alloc_sample_hook_t hook, uint64_t every_bytes, void* arg);
 /** The NUMA node id the allocator placed the memory at p on, or -1 when p is not the
  *  allocator's memory or NUMA mode is off. */
 CMH_ALLOC_DECL int cmh_alloc_node_of(const void* p);

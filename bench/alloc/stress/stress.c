@@ -154,6 +154,8 @@ static inline uint64_t get_word(const unsigned char* at) {
 // the first), then the last word (wherever it falls).
 static inline unsigned char tail_byte(uint64_t tag, size_t i) { return (unsigned char)((tag >> (8 * (i & 7))) ^ i); }
 
+void stress_full_by_default(void) { g_full_verify = 1; }
+
 void stress_fill(void* p, size_t size) {
   unsigned char* b = (unsigned char*)p;
   const uint64_t tag = tag_of(p, size);

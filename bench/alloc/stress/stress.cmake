@@ -7,7 +7,8 @@
 if(TARGET cmh-stress-larson)
   return()
 endif()
-set(CMH_STRESS_WORKLOADS producer_consumer larson xmalloc mleak fragmentation footprint rusage)
+set(CMH_STRESS_WORKLOADS producer_consumer larson xmalloc mleak fragmentation small_batches random_small footprint
+  rusage)
 set(CMH_STRESS_DIR ${PROJECT_BINARY_DIR}/bench/alloc-stress)
 add_library(cmh_stress_common STATIC ${CMAKE_CURRENT_LIST_DIR}/stress.c)
 target_include_directories(cmh_stress_common PUBLIC ${CMAKE_CURRENT_LIST_DIR})

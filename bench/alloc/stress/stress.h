@@ -65,6 +65,9 @@ static inline size_t stress_between(stress_rng* r, size_t lo, size_t hi) {
 // --verify=full (the tests) writes and checks every byte.
 
 void stress_fill(void* p, size_t size);
+// Makes --verify=full the default (call before stress_parse): for workloads whose point is
+// that every byte of every block is written and read.
+void stress_full_by_default(void);
 void stress_check(const void* p, size_t size);
 // stress_check of a block about to be freed, counted per thread (see stress_thread_done);
 // where --corrupt-for-test damages its first block.

@@ -173,7 +173,7 @@ class State {
   void SetComplexityN(ComplexityN n) { complexity_n_ = n; }
   ComplexityN complexity_length_n() const { return complexity_n_; }
 
-  /// Shown beside the iteration's results (cmh: the secondary result "label").
+  /// Text shown with the iteration's results and written as the JSON files' "label".
   void SetLabel(const std::string& label) { label_ = label; }
   void SetLabel(const char* label) { label_ = label; }
 
@@ -412,7 +412,8 @@ std::size_t RunSpecifiedBenchmarks(std::string spec);
 void Shutdown();
 void SetDefaultTimeUnit(TimeUnit unit);
 TimeUnit GetDefaultTimeUnit();
-/// Google Benchmark adds these to its JSON context; cmh writes its own context and only keeps them.
+/// A key-value pair for the JSON files' context (and the report's header), as
+/// --benchmark_context=key=value; a key given twice keeps its first value.
 void AddCustomContext(const std::string& key, const std::string& value);
 
 }  // namespace benchmark

@@ -31,12 +31,17 @@ struct ProfilerError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// "key=value;key2=value" as parsed from -prof name:key=value;key2=value.
+/// "key=value;key2=value" as parsed from -prof name:key=value;key2=value; a bare "key"
+/// (a flag) has an empty value.
 using ProfilerOptions = std::map<std::string, std::string>;
 
 class Profiler {
  public:
   virtual ~Profiler() = default;
+  /// Called in the host on the benchmark's own instance once its last fork ended (the
+  /// external instance), or after the -f 0 trial (the internal one): reports on all
+  /// forks together, printed after the Result block and put into -rf html.
+  virtual std::vector<ProfilerReport> benchmark_reports(const BenchmarkRunResult&) { return {}; }
 };
 
 class InternalProfiler : public virtual Profiler {

@@ -22,7 +22,7 @@ class ProfilerOptionReader {
  public:
   ProfilerOptionReader(std::string profiler_name, const ProfilerOptions& options);
 
-  /// key=true|false (also yes/no, on/off, 1/0).
+  /// key=true|false (also yes/no, on/off, 1/0), or the bare key alone ("flame:alloc"): true.
   bool flag(std::string_view key, bool default_value);
   /// key=<one of allowed>.
   std::string choice(std::string_view key, std::initializer_list<std::string_view> allowed,
@@ -43,6 +43,7 @@ class ProfilerOptionReader {
 
  private:
   const std::string* find(std::string_view key);
+  const std::string* valued(std::string_view key);  ///< find(), failing on a bare key
 
   std::string name_;
   const ProfilerOptions& options_;

@@ -107,6 +107,8 @@ struct IterationResult {
   std::int64_t subwindows_rejected = 0;  ///< of `subwindows`, the ones left out
   std::int64_t subwindow_length_ns = 0;  ///< the target length used (-subwin auto: as resolved)
   std::uint8_t subwindow_evidence = 0;   ///< detail::WindowEvidence: 0 none, 1 rseq, 2 getrusage
+  /// Text the benchmark attached to the iteration (Google Benchmark's SetLabel); empty if none.
+  std::string label;
 };
 
 enum class FailureKind {
@@ -120,6 +122,9 @@ enum class FailureKind {
   spawn,         ///< the fork could not be started
   interrupted,   ///< the host was interrupted (SIGINT/SIGTERM)
   other,
+  /// The fork did not reach its handshake within its start-up bound (-forkStartTimeout).
+  /// Decided by the host only: after `other`, so the kinds a fork sends keep their numbers.
+  startup_timeout,
 };
 
 struct Failure {
@@ -130,6 +135,9 @@ struct Failure {
   int signal = 0;
   std::vector<std::string> stdout_tail;  ///< last lines of the fork's output
   std::vector<std::string> stderr_tail;
+  /// Every thread's stack, trimmed, taken by a debugger before the host stopped the fork
+  /// (a fork hung at start-up, when eu-stack or gdb could attach); else empty.
+  std::vector<std::string> stack{};  // "{}": initialisers that list the fields before it stay warning-free
 };
 
 /// What the bundled allocator decided in the process that ran a trial (the fork, or the
@@ -170,11 +178,22 @@ struct PrecisionOutcome {
   double drift = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// A profiler's report on a whole benchmark, all its forks together (-prof perfasm's hot
+/// code, -prof flame's files): text for the console, printed after the Result block as
+/// JMH prints its text results, and a section for -rf html.
+struct ProfilerReport {
+  std::string label;   ///< "asm": the text is printed under Secondary result "<benchmark>:asm"
+  std::string text;    ///< the console text (lines, '\n'-terminated), or empty
+  std::string notice;  ///< one line printed as is (e.g. why the profiler could not run), or empty
+  std::string html;    ///< an HTML fragment for the report (self-contained, nothing fetched), or empty
+};
+
 struct BenchmarkRunResult {
   BenchmarkParams params;
   std::vector<ForkResult> forks;  ///< measurement forks only
   std::optional<Failure> failure; ///< the first failure of any fork, if one failed
   std::optional<PrecisionOutcome> precision;  ///< set by -prec
+  std::vector<ProfilerReport> reports;  ///< from the host's profiler instances, after the last fork
   bool failed() const { return failure.has_value(); }
 };
 

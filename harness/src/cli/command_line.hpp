@@ -24,9 +24,25 @@ struct CommandLineError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// -shard I/N: run part I (0 <= I < N) of the planned runs split N ways.
+struct Shard {
+  int index = 0;
+  int total = 1;
+};
+
+/// "I/N" with 0 <= I < N; throws CommandLineError naming `where` (the option or variable).
+Shard parse_shard(std::string_view text, std::string_view where);
+
+/// JMH's -wm: each benchmark warms up on its own (INDI), every selected benchmark's
+/// warmup runs first in each fork and the benchmark itself is measured without one
+/// (BULK), or both (BULK_INDI).
+enum class WarmupMode { indi, bulk, bulk_indi };
+
 struct CommandLine {
   std::vector<std::string> includes;  ///< regexes; empty = everything
   std::vector<std::string> excludes;  ///< -e
+  WarmupMode warmup_mode = WarmupMode::indi;  ///< -wm
+  std::vector<std::string> warmup_includes;   ///< -wmb: regexes of benchmarks run only to warm up
   OptionSet overrides;                ///< -i -wi -r -w -bs -wbs -to -t -tg -bm -tu -opi -si -gc -f -wf -p -forkArgs*
   bool fail_on_error = false;         ///< -foe
   report::Verbosity verbosity = report::Verbosity::normal;  ///< -v
@@ -40,6 +56,8 @@ struct CommandLine {
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
   bool precision_robust = false;    ///< -prec X:robust: of the robust estimate's interval
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
+  std::optional<Shard> shard;       ///< -shard I/N (CMH_SHARD_INDEX/CMH_TOTAL_SHARDS are read by the host)
+  std::optional<Nanos> fork_start_timeout;  ///< -forkStartTimeout; unset: automatic
   bool ignore_lock = false;  ///< -Dcmh.ignoreLock=true on the host command line
   std::string program;       ///< argv[0], for the usage line of -h
 };

@@ -61,6 +61,13 @@ void apply_excludes(ParseState& s, std::string_view value) {
   for (auto& regex : split_list(value, ',')) s.command_line.excludes.push_back(std::move(regex));
 }
 
+/// A time that must be more than zero: "the <what> "0" should be positive" otherwise.
+Nanos positive_time(std::string_view value, std::string_view what) {
+  const Nanos t = parse_time(value);
+  if (t.count() <= 0) throw CommandLineError(fmt::format("the {} \"{}\" should be positive", what, value));
+  return t;
+}
+
 // "2%" or "0.02": a fraction in (0, 1).
 double parse_precision(std::string_view value) {
   const bool percent = value.ends_with('%');
@@ -106,6 +113,16 @@ const FlagSpec kFlags[] = {
     {"forkArgsPrepend", "jvmArgsPrepend", "string", true,
      "Same as forkArgs, but added before the fork arguments in effect.",
      [](ParseState& s, std::string_view v) { append_split(s.fork_args_prepend, v); }},
+    {"forkStartTimeout", "", "time", false,
+     "How long a fork may take to start (exec, static initialisation, the bundled allocator's "
+     "start-up, up to its handshake in main) before it is stopped and reported as hung at start-up, "
+     "with its threads' stacks when eu-stack or gdb is installed. The time to pre-touch its -Xms "
+     "heap (-XX:+AlwaysPreTouch), measured on this machine, is added. The trial's set-up after the "
+     "handshake is bounded by -to. (default: 5 s, or 10 x this process's own start-up where that is "
+     "longer; 10 times that under a profiler that wraps the fork)",
+     [](ParseState& s, std::string_view v) {
+       s.command_line.fork_start_timeout = positive_time(v, "start-up timeout");
+     }},
     {"gc", "", "bool", false,
      "Run a full collection of the bundled allocator between iterations (cmh_alloc_collect(): "
      "drain frees from other threads, give free memory back to the OS), as JMH's System.gc(). "
@@ -128,11 +145,7 @@ const FlagSpec kFlags[] = {
     {"maxTime", "", "time", false,
      "With -prec: the most time one benchmark may take before cmh stops adding iterations and "
      "forks and reports the precision reached; each fork gets its share. (default: 60 s)",
-     [](ParseState& s, std::string_view v) {
-       const Nanos t = parse_time(v);
-       if (t.count() == 0) throw CommandLineError(fmt::format("the time budget \"{}\" should be positive", v));
-       s.command_line.max_time = t;
-     }},
+     [](ParseState& s, std::string_view v) { s.command_line.max_time = positive_time(v, "time budget"); }},
     {"o", "", "filename", false, "Write the console report to this file instead of standard output.",
      [](ParseState& s, std::string_view v) { s.command_line.output_file = non_empty(v, "a file name"); }},
     {"opi", "", "int", false,
@@ -178,6 +191,12 @@ const FlagSpec kFlags[] = {
      "File the results are written to, in the format of -rf, after every benchmark. (default: "
      "cmh-result.<result-format>)",
      [](ParseState& s, std::string_view v) { s.command_line.result_file = non_empty(v, "a file name"); }},
+    {"shard", "", "I/N", false,
+     "Run part I of the selected benchmark runs split N ways (0 <= I < N), for a suite spread over "
+     "machines: each run (benchmark x mode x parameter point) goes to one part, balanced by its "
+     "expected time; the parts' union is the whole. Also CMH_SHARD_INDEX and CMH_TOTAL_SHARDS. "
+     "(default: 0/1, everything)",
+     [](ParseState& s, std::string_view v) { s.command_line.shard = parse_shard(v, "-shard"); }},
     {"si", "", "bool", false,
      "Synchronize iterations: every thread starts measuring only when all have started and keeps "
      "running until all have stopped, which lowers the noise of multithreaded benchmarks. Always off "
@@ -194,9 +213,7 @@ const FlagSpec kFlags[] = {
          overrides(s).subwindow = kSubwindowAuto;
          return;
        }
-       const Nanos t = parse_time(v);
-       if (t.count() <= 0) throw CommandLineError(fmt::format("the sub-window \"{}\" should be positive", v));
-       overrides(s).subwindow = t;
+       overrides(s).subwindow = positive_time(v, "sub-window");
      }},
     {"t", "", "int", false,
      "Worker threads that run the benchmark at once. 'max' means every CPU this process may run on, "
@@ -208,12 +225,10 @@ const FlagSpec kFlags[] = {
      apply_thread_groups},
     {"to", "", "time", false,
      "How long an iteration may overrun its time before the fork is stopped and the benchmark "
-     "reported as failed. (default: 10 min)",
-     [](ParseState& s, std::string_view v) {
-       const Nanos t = parse_time(v);
-       if (t.count() == 0) throw CommandLineError(fmt::format("the timeout \"{}\" should be positive", v));
-       overrides(s).timeout = t;
-     }},
+     "reported as failed; also the longest a fork may go without progress outside an iteration "
+     "(the trial's set-up before the first one, between iterations, its tear-down). A fork's "
+     "start-up, up to its handshake, has its own bound: -forkStartTimeout. (default: 10 min)",
+     [](ParseState& s, std::string_view v) { overrides(s).timeout = positive_time(v, "timeout"); }},
     {"tu", "", "TU", false,
      "Time unit the scores are shown in, one of [ns, us, ms, s, m, h, day]. "
      "(default: s for Throughput (ops/s), ns for the time modes (ns/op))",
@@ -235,6 +250,17 @@ const FlagSpec kFlags[] = {
      "Warmup iterations per fork, run before measuring and left out of the score. (default: 0 for "
      "SingleShotTime, and 3 for all other modes)",
      [](ParseState& s, std::string_view v) { overrides(s).warmup.iterations = parse_int(v, IntBound::non_negative); }},
+    {"wm", "", "mode", false,
+     "Warmup mode: INDI warms each benchmark up on its own; BULK runs the warmup iterations of "
+     "every selected benchmark (and those of -wmb) first, in each fork, and then measures the "
+     "fork's benchmark without its own warmup; BULK_INDI does both. (default: INDI)",
+     [](ParseState& s, std::string_view v) { s.command_line.warmup_mode = parse_warmup_mode(v); }},
+    {"wmb", "", "regexp+", true,
+     "Benchmarks whose warmup iterations run first in each fork, before the bulk warmup of -wm "
+     "BULK (with -wm INDI, before the benchmark's own warmup); they are not measured.",
+     [](ParseState& s, std::string_view v) {
+       for (auto& regex : split_list(v, ',')) s.command_line.warmup_includes.push_back(std::move(regex));
+     }},
 };
 
 }  // namespace

@@ -166,6 +166,14 @@ report::Verbosity parse_verbosity(std::string_view text) {
   reject_value(fmt::format("unknown verbosity \"{}\"; use SILENT, NORMAL or EXTRA", text));
 }
 
+WarmupMode parse_warmup_mode(std::string_view text) {
+  const std::string v = lowercase(text);
+  if (v == "indi") return WarmupMode::indi;
+  if (v == "bulk") return WarmupMode::bulk;
+  if (v == "bulk_indi") return WarmupMode::bulk_indi;
+  reject_value(fmt::format("unknown warmup mode \"{}\"; use INDI, BULK or BULK_INDI", text));
+}
+
 std::vector<std::string> split_fork_args(std::string_view text) {
   std::vector<std::string> args;
   std::string current;
@@ -207,6 +215,19 @@ std::vector<std::string> split_list(std::string_view text, char separator) {
     parts.emplace_back(text.substr(start, end - start));
     start = end + 1;
   }
+}
+
+Shard parse_shard(std::string_view text, std::string_view where) {
+  const auto slash = text.find('/');
+  const auto number = [&](std::string_view part, int& out) {
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return !part.empty() && ec == std::errc() && end == part.data() + part.size();
+  };
+  Shard s;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), s.index) ||
+      !number(text.substr(slash + 1), s.total) || s.total < 1 || s.index < 0 || s.index >= s.total)
+    throw CommandLineError(fmt::format("{} \"{}\": expected I/N with 0 <= I < N, such as 0/4", where, text));
+  return s;
 }
 
 }  // namespace cmh::cli

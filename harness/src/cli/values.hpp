@@ -47,6 +47,9 @@ TimeUnit parse_time_unit(std::string_view text);
 /// -v: SILENT, NORMAL or EXTRA (any case).
 report::Verbosity parse_verbosity(std::string_view text);
 
+/// -wm: INDI, BULK or BULK_INDI (any case; JMH's own parser wants capitals).
+WarmupMode parse_warmup_mode(std::string_view text);
+
 /// One -forkArgs value split into arguments at spaces; a part in double or single
 /// quotes keeps its spaces (the quotes are dropped), as JMH splits -jvmArgs.
 std::vector<std::string> split_fork_args(std::string_view text);

@@ -8,7 +8,9 @@
 //    until every thread has closed its window;
 //  - sample time: the same frame around the sampling loop, which calls the body
 //    out of line;
-//  - single shot: wait until all have arrived, then one timed batch, no ramp.
+//  - single shot: wait until all have arrived, then one timed batch, no ramp;
+//  - counted (-prof icount, any mode): the time modes' frame, unsynchronised, around
+//    exactly N calls instead of the timed loop (engine/counted_loop.cpp).
 // The timed window opens right before the call into the body's loop and closes right
 // after it returns: one indirect call and return per iteration inside the window.
 #include <cmh/control.hpp>
@@ -18,6 +20,8 @@
 
 #include <atomic>
 #include <cstdint>
+
+#include "engine/counted_loop.hpp"
 
 namespace cmh::detail {
 namespace {
@@ -78,7 +82,10 @@ void time_mode(LoopArgs& a, const LoopHooks& h, const void* p) {
   std::int64_t timed = 0;
   std::int64_t t0 = 0;
   std::uint64_t n = 0;
-  if (windows) {
+  if (a.counted_calls != 0) {
+    t0 = now_ns();
+    n = counted_loop(a, h, p, timed);
+  } else if (windows) {
     t0 = now_ns();
     n = h.time_loop_windows(p, a.view, a.sync->stop, t);
   } else {
@@ -182,6 +189,7 @@ void single_shot(LoopArgs& a, const LoopHooks& h, const void* p) {
 }  // namespace
 
 void drive_loop(LoopArgs& a, const LoopHooks& hooks, const void* ptrs) {
+  if (a.counted_calls != 0) return time_mode(a, hooks, ptrs);  // every mode: counted, not timed
   switch (a.mode) {
     case BenchmarkMode::throughput:
     case BenchmarkMode::average_time: time_mode(a, hooks, ptrs); break;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/counted_loop.hpp"
 #include "engine/failure.hpp"
 #include "engine/host_load.hpp"
 #include "engine/scores.hpp"
@@ -239,7 +240,9 @@ void Trial::prepare(const IterationParams& ip, int index, IterationResult& r) {
   sync_.measured.store(0);
   sync_.abort.store(false);
   sync_.threads = workers;
-  sync_.synchronise = plan_.sync_iterations && plan_.mode != BenchmarkMode::single_shot;
+  // Counted iterations (-prof icount) make the same calls whatever the timing: no ramps.
+  const std::uint64_t counted = counted_calls();
+  sync_.synchronise = plan_.sync_iterations && plan_.mode != BenchmarkMode::single_shot && counted == 0;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(ip.time).count();
   // -subwin: room for every sub-window of at least half the target the iteration can
   // hold, sized here (outside the window and the profilers' view) and kept across iterations.
@@ -273,6 +276,7 @@ void Trial::prepare(const IterationParams& ip, int index, IterationResult& r) {
     slot->args.batch_size = ip.batch_size;
     slot->args.ops_per_invocation = plan_.ops_per_invocation;
     slot->args.sample_target = static_cast<std::uint64_t>(std::max<long long>(1, ms * 20));  // JMH: 20 per ms
+    slot->args.counted_calls = counted;
   }
 }
 
@@ -315,7 +319,8 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
   const std::int64_t go_ns = detail::now_ns();
   sync_.go.store(true, std::memory_order_release);
   sync_.go.notify_all();
-  if (plan_.mode != BenchmarkMode::single_shot) pool_->sleep_unless_failed(go + ip.time, failures_before);
+  if (plan_.mode != BenchmarkMode::single_shot && counted_calls() == 0)
+    pool_->sleep_unless_failed(go + ip.time, failures_before);
   sync_.stop.store(true, std::memory_order_release);
   // JMH's deadline: the iteration start plus the timeout, but never less than
   // 100 ms after the stop signal. Threads cannot be interrupted in C++, so past
@@ -443,7 +448,7 @@ void Trial::add_secondaries(IterationResult& r) const {
       views.push_back(&slots_[w]->view);
       threads.push_back(r.threads[w]);
     }
-    member.report(member.context, views, threads, plan_, r.secondaries);
+    member.report(member.context, views, threads, plan_, r.secondaries, r.label);
   }
   // Ops counters follow the primary's shape; the sampling modes report time per op.
   const BenchmarkMode counter_mode =

@@ -17,8 +17,9 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update fork/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update fork/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update fork/codec.cpp");
-static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update fork/codec.cpp");
-static_assert(sizeof(Failure) == 128, "Failure changed: update fork/codec.cpp");
+static_assert(sizeof(IterationResult) == 352, "IterationResult changed: update fork/codec.cpp");
+// Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
+static_assert(sizeof(Failure) == 152, "Failure changed: update fork/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 344, "BenchmarkParams changed: update fork/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update fork/codec.cpp");
 #endif
@@ -209,6 +210,7 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_i64(v.subwindows_rejected);
   w.put_i64(v.subwindow_length_ns);
   w.put_u8(v.subwindow_evidence);
+  w.put_string(v.label);
 }
 
 void decode(ByteReader& r, IterationResult& v) {
@@ -239,6 +241,7 @@ void decode(ByteReader& r, IterationResult& v) {
   v.subwindows_rejected = r.get_i64();
   v.subwindow_length_ns = r.get_i64();
   v.subwindow_evidence = r.get_u8();
+  v.label = r.get_string();
 }
 
 void encode(ByteWriter& w, const Failure& v) {

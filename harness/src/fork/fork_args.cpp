@@ -168,20 +168,22 @@ std::string_view binding_value(std::string_view arg, std::string_view option) {
   return arg.substr(option.size() + 1);
 }
 
-bool parse_allocator_flag(std::string_view arg, std::optional<std::uint64_t>& xmx, std::optional<std::uint64_t>& xms) {
+bool parse_allocator_flag(std::string_view arg, ForkSettings& s) {
   if (starts_with(arg, "-Xmx")) {
     const auto v = parse_size(arg, arg.substr(4));
     if (v == 0) reject(arg, "the maximum heap must be larger than 0");
-    xmx = v;
+    s.max_heap = v;
     return true;
   }
   if (starts_with(arg, "-Xms")) {
-    xms = parse_size(arg, arg.substr(4));
+    s.initial_heap = parse_size(arg, arg.substr(4));
     return true;
   }
-  if (arg == "-XX:+AlwaysPreTouch" || arg == "-XX:-AlwaysPreTouch" || arg == "-XX:+UseNUMA" || arg == "-XX:-UseNUMA" ||
-      arg == "-Xlog:numa")
+  if (arg == "-XX:+AlwaysPreTouch" || arg == "-XX:-AlwaysPreTouch") {
+    s.always_pretouch = arg[4] == '+';
     return true;
+  }
+  if (arg == "-XX:+UseNUMA" || arg == "-XX:-UseNUMA" || arg == "-Xlog:numa") return true;
   if (starts_with(arg, "-XX:RegionSize=")) {
     const auto v = parse_size(arg, arg.substr(15));
     if (v == 0 || (v & (v - 1)) != 0) reject(arg, "the region size must be a power of two");
@@ -234,11 +236,10 @@ void parse_allocator_choice(std::string_view arg, ForkSettings& s) {
 
 ForkSettings parse_fork_args(const std::vector<std::string>& args) {
   ForkSettings s;
-  std::optional<std::uint64_t> xmx, xms;
   std::string cpu_binding_arg, memory_binding_arg, heap_flag;
   for (const std::string& a : args) {
     const std::string_view arg = a;
-    if (parse_allocator_flag(arg, xmx, xms)) {
+    if (parse_allocator_flag(arg, s)) {
       s.allocator_flags.push_back(a);
       heap_flag = a;
     } else if (starts_with(arg, "-XX:Allocator=")) {
@@ -281,7 +282,7 @@ ForkSettings parse_fork_args(const std::vector<std::string>& args) {
       throw ForkArgError("unknown fork argument '" + a + "': " + std::string(kVocabulary));
     }
   }
-  if (xmx && xms && *xms > *xmx)
+  if (s.max_heap && s.initial_heap && *s.initial_heap > *s.max_heap)
     throw ForkArgError("fork arguments: the initial heap (-Xms) is larger than the maximum heap (-Xmx)");
   if (!s.allocator.empty() && s.allocator != "cmh") {
     if (!heap_flag.empty())

@@ -10,6 +10,7 @@
 // Node and CPU lists are parsed with libnuma against this machine's topology.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,9 @@ struct ForkSettings {
   std::vector<int> memory_nodes;  ///< for bind / interleave / preferred
   /// The binding arguments as given, for the header and -v EXTRA.
   std::vector<std::string> binding_args;
+  /// The heap flags as the allocator applies them (the last of each wins); unset if not given.
+  std::optional<std::uint64_t> initial_heap, max_heap;
+  std::optional<bool> always_pretouch;
 
   bool has_binding() const { return !cpus.empty() || memory_policy != MemoryPolicy::inherit; }
 };

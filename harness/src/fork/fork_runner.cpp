@@ -2,9 +2,11 @@
 // run_fork(): one fork from spawn to reaping, on the host (see fork_runner.hpp).
 //
 // A single poll() loop watches the results channel, the fork's stdout and
-// stderr and its pidfd, with no threads. A watchdog bounds every phase: an
-// iteration may take its time plus -to, anything between iterations -to, and
-// after "finish" the process has shutdown_grace() to exit. Whatever stops a fork
+// stderr and its pidfd, with no threads. A watchdog bounds every phase: the
+// start-up (spawn to handshake) its own bound (start_bound.hpp; a fork that misses
+// it has its stacks taken before it is stopped), an iteration its time plus -to,
+// anything else between the handshake and "finish" -to, and after "finish" the
+// process has shutdown_grace() to exit. Whatever stops a fork
 // (the watchdog, a protocol error, the user's Ctrl-C) sends SIGTERM to its
 // process group, then SIGKILL after kTerminateGrace; the child is always reaped.
 #include "fork/fork_runner.hpp"
@@ -34,6 +36,8 @@
 #include "fork/oom_watch.hpp"
 #include "fork/output_capture.hpp"
 #include "fork/spawner.hpp"
+#include "fork/stack_snapshot.hpp"
+#include "fork/start_bound.hpp"
 #include "model/interrupt.hpp"
 
 namespace cmh::forking {
@@ -193,6 +197,8 @@ class ForkSession {
     spec.memory_policy = settings.memory_policy;
     spec.memory_nodes = settings.memory_nodes;
     print_command(spec, env_overrides, settings);
+    start_bound_ = fork_start_bound(request_.start_timeout, request_.host_startup, !prefix.empty(), env_overrides);
+    observer_.verbose(start_bound_.explain());
 
     oom_kills_before_ = oom_kill_count();
     spawn_time_ = Clock::now();
@@ -210,7 +216,7 @@ class ForkSession {
     last_progress_ = spawn_time_;
     if (interrupt::signal() != 0) ::kill(-child_.pid, SIGTERM);  // the signal came while we were spawning
     // The plan goes out at once: the worker reads it right after its handshake.
-    send(encode_message(PlanMessage{plan_}));
+    send(encode_message(PlanMessage{plan_, request_.bulk_warmups ? *request_.bulk_warmups : std::vector<BenchmarkParams>{}}));
     return true;
   }
 
@@ -304,9 +310,11 @@ class ForkSession {
 
   Clock::time_point watchdog_deadline() const {
     if (finished_) return finish_time_ + grace_;
+    if (!handshake_) return later(spawn_time_, start_bound_.total());
     if (open_) {
-      const IterationParams& ip = params_of(open_->kind);
-      return later(later(open_since_, plan_.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time), plan_.timeout);
+      const BenchmarkParams& plan = plan_of(open_->bulk);
+      const IterationParams& ip = params_of(open_->kind, open_->bulk);
+      return later(later(open_since_, plan.mode == BenchmarkMode::single_shot ? Nanos(0) : ip.time), plan.timeout);
     }
     return later(last_progress_, plan_.timeout);
   }
@@ -327,13 +335,17 @@ class ForkSession {
                               describe_time(std::chrono::duration_cast<Nanos>(grace_)) +
                               " (stray threads, or a static destructor that blocks?); cmh stopped it"));
       } else if (open_) {
-        const IterationParams& ip = params_of(open_->kind);
-        std::string budget = plan_.mode == BenchmarkMode::single_shot
-                                 ? "timeout " + describe_time(plan_.timeout)
-                                 : describe_time(ip.time) + " iteration + " + describe_time(plan_.timeout) + " timeout";
+        const BenchmarkParams& plan = plan_of(open_->bulk);
+        const IterationParams& ip = params_of(open_->kind, open_->bulk);
+        std::string budget = plan.mode == BenchmarkMode::single_shot
+                                 ? "timeout " + describe_time(plan.timeout)
+                                 : describe_time(ip.time) + " iteration + " + describe_time(plan.timeout) + " timeout";
+        const std::string whose = open_->bulk >= 0 ? " of the bulk warmup of " + plan.benchmark : "";
         stop(make_failure(FailureKind::timeout, std::string("forked process timed out: ") + kind_text(open_->kind) +
-                                                    " iteration " + std::to_string(open_->index) +
+                                                    " iteration " + std::to_string(open_->index) + whose +
                                                     " ran past its time (" + budget + "); cmh stopped the fork"));
+      } else if (!handshake_) {
+        stop(hung_at_start());
       } else {
         stop(make_failure(FailureKind::timeout, "forked process timed out: no progress for " +
                                                     describe_time(plan_.timeout) + " " + phase_text() +
@@ -349,16 +361,43 @@ class ForkSession {
     }
   }
 
+  /// The fork missed its start-up bound: its stacks, while it still runs, and the failure.
+  Failure hung_at_start() {
+    Failure f = make_failure(FailureKind::startup_timeout,
+                             "forked process hung at start-up: no handshake within " + start_bound_.describe() +
+                                 " (exec, static initialisation, the allocator's start-up; -forkStartTimeout)");
+    const StackSnapshot snapshot = take_stack_snapshot(child_.pid, stack_time_limit(request_.host_startup));
+    if (snapshot.lines.empty()) {
+      f.message += "; cmh stopped the fork (no stacks: " + snapshot.problem + ")";
+    } else {
+      f.message += "; cmh took its stacks with " + snapshot.tool + " and stopped the fork";
+      f.stack = snapshot.lines;
+    }
+    return f;
+  }
+
   std::string phase_text() const {
-    if (!handshake_) return "while starting (before its handshake)";
     if (!iterations_seen_) return "in trial set-up, before the first iteration";
     const int total = plan_.warmup.count + plan_.measurement.count;
     if (iterations_done_ >= total) return "in trial tear-down, after the last iteration";
     return "between iterations";
   }
 
-  const IterationParams& params_of(IterationKind kind) const {
-    return kind == IterationKind::warmup ? plan_.warmup : plan_.measurement;
+  /// The plan iterations belong to: the fork's own, or bulk warmup `bulk`.
+  const BenchmarkParams& plan_of(int bulk) const { return bulk >= 0 ? (*request_.bulk_warmups)[bulk] : plan_; }
+  const IterationParams& params_of(IterationKind kind, int bulk = -1) const {
+    const BenchmarkParams& plan = plan_of(bulk);
+    return kind == IterationKind::warmup ? plan.warmup : plan.measurement;
+  }
+
+  /// Frames of a bulk warmup name one the host sent; a change of plan is announced.
+  void enter_bulk(int bulk) {
+    const int count = request_.bulk_warmups ? static_cast<int>(request_.bulk_warmups->size()) : 0;
+    if (bulk < -1 || bulk >= count) throw ProtocolError("an iteration of bulk warmup " + std::to_string(bulk) +
+                                                        ", of " + std::to_string(count));
+    if (bulk == current_bulk_) return;
+    current_bulk_ = bulk;
+    observer_.bulk_warmup(bulk >= 0 ? &plan_of(bulk) : nullptr, bulk, count);
   }
 
   /// The host decided to end this fork: remember why, and SIGTERM its group.
@@ -464,6 +503,7 @@ class ForkSession {
   void on(const PlanMessage&) { throw ProtocolError("a plan frame from the fork"); }
   void on(const IterationStarted& m) {
     if (open_) throw ProtocolError("an iteration started while another was running");
+    enter_bulk(m.bulk);
     if (!iterations_seen_) {
       iterations_seen_ = true;
       const auto startup = std::chrono::duration<double, std::milli>(Clock::now() - spawn_time_).count();
@@ -474,12 +514,17 @@ class ForkSession {
     }
     open_ = m;
     open_since_ = Clock::now();
-    observer_.iteration_started(params_of(m.kind), m.index);
+    observer_.iteration_started(params_of(m.kind, m.bulk), m.index);
   }
   void on(const IterationFinished& m) {
     if (!open_ || open_->kind != m.result.kind || open_->index != m.result.index)
       throw ProtocolError("an iteration result that does not match the iteration that started");
+    const bool bulk = open_->bulk >= 0;
     open_.reset();
+    if (bulk) {  // another benchmark's warmup: shown, never kept
+      observer_.iteration_finished(m.result);
+      return;
+    }
     ++iterations_done_;
     auto& list = m.result.kind == IterationKind::warmup ? result_.warmup : result_.measurement;
     list.push_back(m.result);
@@ -487,9 +532,20 @@ class ForkSession {
   }
   void on(const IterationFailed& m) {
     open_.reset();
+    enter_bulk(m.bulk);
     Failure failure = m.failure;
     // Said as what it is on the iteration line already; the allocator's line is added at the end.
     if (failure.kind == FailureKind::out_of_memory) describe_out_of_memory(failure);
+    if (m.bulk >= 0) {
+      // JMH goes on with the next action; with -foe the fork (and so the run) stops here.
+      observer_.iteration_failed(params_of(m.kind, m.bulk), m.index, failure);
+      if (request_.fail_on_error) {
+        Failure why = failure;
+        why.message = "the bulk warmup of " + plan_of(m.bulk).benchmark + " failed (-foe true): " + failure.message;
+        stop(std::move(why));
+      }
+      return;
+    }
     if (!worker_failure_) worker_failure_ = failure;
     observer_.iteration_failed(params_of(m.kind), m.index, failure);
   }
@@ -548,12 +604,14 @@ class ForkSession {
   OutputCapture err_;
   std::optional<long> oom_kills_before_;
 
+  StartBound start_bound_;  ///< spawn -> handshake (set in start())
   bool handshake_ = false;
   Nanos grace_ = kShutdownGrace;  ///< set at the handshake (shutdown_grace)
   std::int64_t worker_pid_ = 0;
   bool iterations_seen_ = false;
   int iterations_done_ = 0;
   std::optional<IterationStarted> open_;
+  int current_bulk_ = -1;  ///< the bulk warmup the last frames belonged to, -1: the plan's own
   bool finished_ = false;
   bool channel_truncated_ = false;
   std::optional<Failure> worker_failure_;

@@ -29,6 +29,10 @@ class ForkObserver : public engine::TrialObserver {
   virtual void verbose(std::string_view line) = 0;
   /// The fork's allocator decisions, from its handshake (before its first iteration).
   virtual void fork_allocator(const AllocatorState&) {}
+  /// The iterations that follow are the warmup of bulk warmup `index` (0-based) of
+  /// `count` (-wm BULK, -wmb), whose plan is `plan`; plan == nullptr: the fork's own
+  /// benchmark again. Their results are shown, never kept.
+  virtual void bulk_warmup(const BenchmarkParams* /*plan*/, int /*index*/, int /*count*/) {}
 };
 
 struct ForkRequest {
@@ -40,6 +44,14 @@ struct ForkRequest {
   std::size_t tail_lines = 20;
   /// -v EXTRA: echo the fork's output even when an external profiler consumes it.
   bool echo_all_output = false;
+  /// -wm BULK / -wmb: plans the fork warms up first (measurement count 0); null: none.
+  const std::vector<BenchmarkParams>* bulk_warmups = nullptr;
+  /// -foe true: a failed bulk warmup fails the fork (else it is shown and the fork goes on, as in JMH).
+  bool fail_on_error = false;
+  /// -forkStartTimeout; nullopt: the automatic bound (fork/start_bound.hpp).
+  std::optional<Nanos> start_timeout;
+  /// The host's own start-up (exec to main), which the automatic bound scales with.
+  Nanos host_startup{0};
 };
 
 /// The worker's exit status when its results channel fails under it (the benchmark

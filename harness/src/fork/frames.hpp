@@ -23,8 +23,10 @@ namespace cmh::forking {
 // 3: each worker's run-queue wait; per iteration others' and the idle share of the
 // process's CPUs.
 // 4: the plan's -subwin target and -prec target and budget; per iteration the sub-window median and count.
-// 5: the plan's -prec :robust; per iteration the clean sub-windows' interquartile mean, rejected windows, length, evidence.
-inline constexpr std::uint8_t kProtocolVersion = 5;
+// 5: the plan message's bulk warmups (-wm, -wmb) and the bulk index of iteration frames;
+// per iteration its label (Google Benchmark's SetLabel).
+// 6: the plan's -prec :robust; per iteration the clean sub-windows' interquartile mean, rejected windows, length, evidence.
+inline constexpr std::uint8_t kProtocolVersion = 6;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;
 

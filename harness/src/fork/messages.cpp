@@ -23,11 +23,14 @@ struct Encoder {
   }
   FrameType operator()(const PlanMessage& m) {
     encode(w, m.plan);
+    w.put_count(m.bulk_warmups.size());
+    for (const auto& p : m.bulk_warmups) encode(w, p);
     return FrameType::plan;
   }
   FrameType operator()(const IterationStarted& m) {
     w.put_u8(static_cast<std::uint8_t>(m.kind));
     w.put_i32(m.index);
+    w.put_i32(m.bulk);
     return FrameType::iteration_started;
   }
   FrameType operator()(const IterationFinished& m) {
@@ -38,6 +41,7 @@ struct Encoder {
     w.put_u8(static_cast<std::uint8_t>(m.kind));
     w.put_i32(m.index);
     encode(w, m.failure);
+    w.put_i32(m.bulk);
     return FrameType::iteration_failed;
   }
   FrameType operator()(const BenchmarkError& m) {
@@ -80,6 +84,8 @@ Message decode_message(const Frame& frame) {
     case FrameType::plan: {
       PlanMessage m;
       decode(r, m.plan);
+      m.bulk_warmups.resize(r.get_count(64));  // an encoded plan is far longer than 64 bytes
+      for (auto& p : m.bulk_warmups) decode(r, p);
       message = std::move(m);
       break;
     }
@@ -87,6 +93,7 @@ Message decode_message(const Frame& frame) {
       IterationStarted m;
       m.kind = r.get_enum(IterationKind::measurement, "iteration kind");
       m.index = r.get_i32();
+      m.bulk = r.get_i32();
       message = m;
       break;
     }
@@ -101,6 +108,7 @@ Message decode_message(const Frame& frame) {
       m.kind = r.get_enum(IterationKind::measurement, "iteration kind");
       m.index = r.get_i32();
       decode(r, m.failure);
+      m.bulk = r.get_i32();
       message = std::move(m);
       break;
     }

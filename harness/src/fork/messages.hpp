@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "fork/frames.hpp"
 
@@ -24,10 +25,13 @@ struct Handshake {
 };
 struct PlanMessage {
   BenchmarkParams plan;
+  /// -wm BULK / -wmb: plans whose warmup iterations the fork runs first, in this order.
+  std::vector<BenchmarkParams> bulk_warmups{};
 };
 struct IterationStarted {
   IterationKind kind = IterationKind::measurement;
   int index = 1;
+  int bulk = -1;  ///< the bulk warmup it belongs to (PlanMessage::bulk_warmups), -1: the plan's own
 };
 struct IterationFinished {
   IterationResult result;
@@ -36,6 +40,7 @@ struct IterationFailed {
   IterationKind kind = IterationKind::measurement;
   int index = 1;
   Failure failure;
+  int bulk = -1;  ///< as IterationStarted::bulk
 };
 struct BenchmarkError {
   Failure failure;

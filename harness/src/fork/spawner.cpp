@@ -112,6 +112,10 @@ void prepare(const SpawnSpec& spec, std::vector<std::string>& argv_store, std::v
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a host killed with -9 takes its fork along
   if (::getppid() != host) ::_exit(127);
+  // Under Yama's ptrace_scope 1 only an ancestor may attach: this lets the debugger the
+  // host starts for a fork hung at start-up (a sibling) take its stacks. It survives
+  // exec; without Yama the call fails with EINVAL, harmlessly.
+  ::prctl(PR_SET_PTRACER, host, 0, 0, 0);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);

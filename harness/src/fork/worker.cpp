@@ -151,18 +151,25 @@ class FrameObserver final : public engine::TrialObserver {
   explicit FrameObserver(Channel& channel) : channel_(channel) {}
 
   void iteration_started(const IterationParams& ip, int index) override {
-    channel_.send(IterationStarted{ip.kind, index});
+    channel_.send(IterationStarted{ip.kind, index, bulk_});
   }
   void iteration_finished(const IterationResult& result) override { channel_.send(IterationFinished{result}); }
   void iteration_failed(const IterationParams& ip, int index, const Failure& failure) override {
     failure_sent_ = true;
-    channel_.send(IterationFailed{ip.kind, index, failure});
+    channel_.send(IterationFailed{ip.kind, index, failure, bulk_});
   }
+  /// A failure of the current trial went out on an iteration frame.
   bool failure_sent() const { return failure_sent_; }
+  /// The frames that follow belong to bulk warmup `index` (-1: the plan's own trial).
+  void set_bulk(int index) {
+    bulk_ = index;
+    failure_sent_ = false;
+  }
 
  private:
   Channel& channel_;
   bool failure_sent_ = false;
+  int bulk_ = -1;
 };
 
 std::string demangled(const char* name) {
@@ -181,8 +188,9 @@ Failure worker_failure(FailureKind kind, std::string message, std::string type =
   return f;
 }
 
-/// Runs the plan; returns the failure to report outside any iteration, if any.
-std::optional<Failure> run_plan(const BenchmarkParams& plan, FrameObserver& observer) {
+/// Runs one trial of `plan` with its own internal profilers; returns the failure to
+/// report outside any iteration, if any.
+std::optional<Failure> run_one(const BenchmarkParams& plan, FrameObserver& observer) {
   const BenchmarkDefinition* def = find_benchmark(plan.benchmark);
   if (!def)
     return worker_failure(FailureKind::other, "benchmark '" + plan.benchmark + "' is not in this executable");
@@ -207,18 +215,33 @@ std::optional<Failure> run_plan(const BenchmarkParams& plan, FrameObserver& obse
   return std::nullopt;
 }
 
+/// -wm BULK / -wmb: the warmup of each bulk plan first (JMH's WARMUP actions, each a
+/// trial of its own), then the plan. A bulk warmup that fails is reported on its
+/// iteration frame and the fork goes on, as JMH's does; the host stops it under -foe.
+std::optional<Failure> run_plan(const PlanMessage& message, FrameObserver& observer) {
+  for (std::size_t i = 0; i < message.bulk_warmups.size(); ++i) {
+    observer.set_bulk(static_cast<int>(i));
+    if (auto failure = run_one(message.bulk_warmups[i], observer)) {
+      const IterationParams& ip = message.bulk_warmups[i].warmup;
+      observer.iteration_failed(ip, 1, *failure);
+    }
+  }
+  observer.set_bulk(-1);
+  return run_one(message.plan, observer);
+}
+
 int run_worker(int fd) {
   Channel channel(fd);
   channel.send(Handshake{kProtocolVersion, static_cast<std::int64_t>(::getpid()), model::detect_allocator_state()});
   std::optional<Frame> frame;
-  BenchmarkParams plan;
+  PlanMessage plan;
   try {
     frame = channel.receive();
     if (!frame || frame->type != FrameType::plan) {
       std::fprintf(stderr, "cmh fork worker: no plan from the host\n");
       return 1;
     }
-    plan = std::get<PlanMessage>(decode_message(*frame)).plan;
+    plan = std::get<PlanMessage>(decode_message(*frame));
   } catch (const ProtocolError& e) {
     std::fprintf(stderr, "cmh fork worker: bad plan from the host: %s\n", e.what());
     return 1;

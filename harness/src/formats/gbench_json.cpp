@@ -43,6 +43,7 @@ struct Repetition {
   double cpu_per_op = 0;       ///< cpu.time.norm in the gbench time unit (cpu_time); NaN if not measured
   std::uint64_t iterations = 0;
   std::map<std::string, double> counters;
+  std::string label;  ///< SetLabel's text, the fork's last (Google Benchmark's "label")
 };
 
 double mean_of(const std::vector<double>& v) {
@@ -134,7 +135,10 @@ Repetition repetition_of(const ForkResult& fork, int index, const BenchmarkParam
   std::vector<double> cpu;
   for (const auto& it : fork.measurement) cpu.push_back(stats::cpu_time_per_op(it.threads));
   r.cpu_per_op = mean_of(cpu) / nanos_per(gbench_time_unit(p.time_unit));
-  for (const auto& it : fork.measurement) r.iterations += it.measured_ops;
+  for (const auto& it : fork.measurement) {
+    r.iterations += it.measured_ops;
+    if (!it.label.empty()) r.label = it.label;
+  }
 
   struct Series {
     AggregationPolicy policy;
@@ -220,6 +224,7 @@ Json iteration_row(const RowIdentity& id, const Repetition& r) {
   row["real_time"] = r.time_per_op;
   row["cpu_time"] = r.cpu_per_op;  // NaN (not measured) is written null
   row["time_unit"] = id.time_unit;
+  if (!r.label.empty()) row["label"] = r.label;
   for (const auto& [label, value] : r.counters) row[counter_key(label)] = value;
   return row;
 }
@@ -247,6 +252,10 @@ Json aggregate_row(const RowIdentity& id, const std::vector<const Repetition*>& 
   row["real_time"] = statistic(times);
   row["cpu_time"] = statistic(cpu_times);
   row["time_unit"] = id.time_unit;
+  // As Google Benchmark: the aggregates carry the label when every repetition has the same one.
+  if (!ok.empty() && !ok.front()->label.empty() &&
+      std::all_of(ok.begin(), ok.end(), [&](const Repetition* r) { return r->label == ok.front()->label; }))
+    row["label"] = ok.front()->label;
   std::map<std::string, std::vector<double>> counters;
   for (const auto* r : ok)
     for (const auto& [label, value] : r->counters) counters[label].push_back(value);
@@ -318,6 +327,10 @@ Json context_json(const RunResults& results, const model::RunContext& ctx, const
   for (const auto& w : ctx.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
   c["warnings"] = warnings;
   c["run_complete"] = results.complete ? "true" : "false";
+  // AddCustomContext / --benchmark_context: strings, as Google Benchmark writes them;
+  // a key of cmh's own is not overwritten.
+  for (const auto& [key, value] : ctx.custom)
+    if (!c.contains(key)) c[key] = value;
   return c;
 }
 

@@ -6,6 +6,7 @@
 // that differ only in parameters get a chart with the parameters as the axis; then
 // the run's environment and warnings.
 #include "formats/escape.hpp"
+#include "formats/html_charts.hpp"
 #include "formats/labels.hpp"
 #include "formats/renderers.hpp"
 
@@ -142,6 +143,9 @@ td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right;white-space:
 svg text{font-size:9px;fill:#555}.errorbar{stroke:#d22;stroke-width:3}.mean{fill:#d22}
 .iteration{fill:#36c;opacity:.7}.forkmean{stroke:#000;stroke-width:1.5}.bin,.bar{fill:#68a}
 .error{color:#b00;white-space:pre-wrap}.warning{color:#a50}
+.axis{stroke:#999}.scoreline{stroke:#d22;stroke-dasharray:4 3}.forkgap{stroke:#bbb;stroke-dasharray:2 3}
+.forkline{fill:none;stroke:#36c;stroke-width:1;opacity:.5}.iteration.disturbed{fill:#fff;stroke:#d22;stroke-width:2}
+.whisker{stroke:#555}.box{fill:#9bd;stroke:#357}.median{stroke:#000;stroke-width:2}h3{font-size:1em;margin:1em 0 .2em}
 )";
 
 }  // namespace
@@ -165,20 +169,24 @@ std::string render_html(const RunResults& results, const model::RunContext& ctx)
                        esc(f.message));
     }
     if (agg.has_results()) {
-      h += fmt::format("<p class=\"scoreline\">{} &plusmn; {} {} <small>(99.9% interval, n = {}, {} forks)</small></p>\n",
-                       esc(num(agg.primary.score)), esc(num(agg.primary.error)), esc(agg.primary.unit), agg.primary.n,
-                       agg.primary.raw_by_fork.size());
+      h += fmt::format("<p class=\"scoreline\">{} {} <small>(99.9% interval, n = {}, {} forks)</small></p>\n",
+                       metric_value_html(agg.primary), esc(agg.primary.unit), agg.primary.n, agg.primary.raw_by_fork.size());
       h += score_svg(agg.primary) + "\n";
+      h += "<h3>Iterations in run order</h3>\n" + timeline_svg(agg) + "\n";
+      if (agg.disturbance.disturbed > 0)
+        h += "<p class=\"warning\">Red rings: " + esc(stats::describe(agg.disturbance)) + "</p>\n";
+      h += "<h3>Each fork's distribution</h3>\n" + forks_svg(agg.primary) + "\n";
       if (agg.primary.has_distribution) h += histogram_svg(agg.primary) + "\n";
     }
     if (!agg.secondaries.empty()) {
-      h += "<table class=\"secondaries\"><tr><th class=\"l\">metric</th><th>score</th><th>error</th><th class=\"l\">unit</th></tr>\n";
+      h += "<table class=\"secondaries\"><tr><th class=\"l\">metric</th><th>score</th><th class=\"l\">unit</th></tr>\n";
       for (const auto& m : agg.secondaries)
-        h += fmt::format("<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n", esc(m.label),
-                         esc(num(m.score)), std::isfinite(m.error) ? "&plusmn; " + esc(num(m.error)) : "",
-                         esc(m.unit));
+        h += fmt::format("<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>\n", esc(m.label),
+                         metric_value_html(m), esc(m.unit));
       h += "</table>\n";
     }
+    for (const auto& r : agg.run->reports)  // profilers' sections (perfasm, flame): their own markup
+      if (!r.html.empty()) h += r.html + "\n";
     h += "</section>\n";
   }
   for (const auto& [name, points] : by_name)

@@ -98,6 +98,7 @@ Json failure_json(const BenchmarkRunResult& run) {
   if (f.signal != 0) j["signal"] = f.signal;
   j["stdoutTail"] = string_array(f.stdout_tail);
   j["stderrTail"] = string_array(f.stderr_tail);
+  if (!f.stack.empty()) j["stack"] = string_array(f.stack);
   return j;
 }
 
@@ -195,6 +196,11 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
   j["cpuCount"] = ctx.cpu_count;
   j["kernel"] = ctx.kernel;
   add_allocator_json(j, run);
+  if (!ctx.custom.empty()) {  // --benchmark_context / AddCustomContext
+    Json custom = Json::object();
+    for (const auto& [key, value] : ctx.custom) custom[key] = value;
+    j["context"] = std::move(custom);
+  }
   j["warnings"] = string_array(ctx.warnings);
   j["profilers"] = string_array(run.params.profilers);
   j["warmupForks"] = run.params.warmup_forks;
@@ -206,11 +212,20 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
   if (run.failed()) j["failure"] = failure_json(run);
   // Profiler notes (text beside a number, e.g. why NUMA mode is off): the last one per label.
   Json notes = Json::object();
-  for (const auto& fork : run.forks)
+  for (const auto& fork : run.forks) {
     for (const auto& it : fork.measurement)
       for (const auto& s : it.secondaries)
         if (!s.note.empty()) notes[s.label] = s.note;
+    for (const auto& s : fork.trial_secondaries)  // a wrapping profiler's (icount's model)
+      if (!s.note.empty()) notes[s.label] = s.note;
+  }
   if (!notes.empty()) j["notes"] = notes;
+  // The benchmark's own label (Google Benchmark's SetLabel): text, the last one given.
+  std::string label;
+  for (const auto& fork : run.forks)
+    for (const auto& it : fork.measurement)
+      if (!it.label.empty()) label = it.label;
+  if (!label.empty()) j["label"] = label;
   j["scoreMeaning"] = stats::score_meaning(run.params);
   if (run.precision) {  // -prec: what it reached and what stopped it
     Json p = Json::object();

@@ -30,6 +30,7 @@ std::string_view failure_kind_name(FailureKind kind) {
     case FailureKind::signal: return "signal";
     case FailureKind::exited_early: return "exited_early";
     case FailureKind::timeout: return "timeout";
+    case FailureKind::startup_timeout: return "startup_timeout";
     case FailureKind::stray_threads: return "stray_threads";
     case FailureKind::out_of_memory: return "out_of_memory";
     case FailureKind::protocol: return "protocol";

@@ -86,3 +86,28 @@ std::string fixed(double v, int decimals) {
 }
 
 }  // namespace cmh::formats
+
+namespace cmh::formats {
+
+std::string exact_decimal(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf";
+  std::array<char, 64> buf{};
+  // Whole numbers below 2^53 are counts: no exponent, no ".0". Otherwise the shortest
+  // digits that read back exactly, plain where to_chars chooses plain.
+  const bool whole = v == std::trunc(v) && std::fabs(v) < 9007199254740992.0;
+  const auto res = whole ? std::to_chars(buf.data(), buf.data() + buf.size(), v, std::chars_format::fixed, 0)
+                         : std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  const std::string plain(buf.data(), res.ptr);
+  if (plain.find_first_of("eE") != std::string::npos) return plain;
+  const std::size_t sign = plain[0] == '-' ? 1 : 0;
+  std::size_t end = plain.find('.');
+  if (end == std::string::npos) end = plain.size();
+  std::string out = plain.substr(0, sign);
+  for (std::size_t i = sign; i < end; ++i) {
+    if (i > sign && (end - i) % 3 == 0) out += ',';
+    out += plain[i];
+  }
+  return out + plain.substr(end);
+}
+
+}  // namespace cmh::formats

@@ -14,6 +14,11 @@ namespace cmh::formats {
 /// Non-finite values are spelled "NaN", "Infinity", "-Infinity" as Java does.
 std::string java_double(double v);
 
+/// A value in full, for exact metrics (B/op, allocs/op): every significant digit, the
+/// integer digits grouped by commas: "1,000,016", "1,000,016.5", "0.125"; plain digits in
+/// scientific notation only beyond 2^53 ("1e+20"). Non-finite: "NaN", "inf", "-inf".
+std::string exact_decimal(double v);
+
 /// printf("%.<decimals>f") in the C locale whatever the current locale is.
 /// Non-finite values as Java's String.format: "NaN", "Infinity", "-Infinity".
 std::string fixed(double v, int decimals);

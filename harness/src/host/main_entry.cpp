@@ -24,6 +24,7 @@
 #include "fork/fork_args.hpp"
 #include "cli/flags.hpp"
 #include "fork/fork_runner.hpp"
+#include "fork/start_bound.hpp"
 #include "formats/result_format.hpp"
 #include "host/listing.hpp"
 #include "host/planner.hpp"
@@ -31,6 +32,7 @@
 #include "host/report_stream.hpp"
 #include "host/run_lock.hpp"
 #include "host/run_loop.hpp"
+#include "host/sharding.hpp"
 #include "host/signals.hpp"
 #include "model/run_context.hpp"
 #include "profiling/profiler_factory.hpp"
@@ -116,15 +118,18 @@ bool same_regular_file(const std::string& a, const std::string& b) {
 }
 
 int run_host(int argc, char** argv) {
+  const Nanos startup = forking::process_age();  // what each fork repeats: its start-up bound scales with it
   host::ensure_standard_fds();
   host::ignore_sigpipe();
   cli::CommandLine cl;
   std::vector<host::PlannedRun> plans;
+  std::optional<cli::Shard> shard;
   try {
     cl = cli::parse_command_line(argc, argv);
     if (auto status = handle_informational(cl)) return *status;
     profiling::validate_profiler_specs(cl.profilers);
     plans = host::plan_runs(cl, registered_benchmarks());
+    shard = host::requested_shard(cl);
   } catch (const cli::CommandLineError& e) {
     return command_line_error(e.what());
   } catch (const ProfilerError& e) {
@@ -138,6 +143,12 @@ int run_host(int argc, char** argv) {
       std::fputs("Use EXTRA verbose mode to debug the pattern matching.\n", stderr);
     }
     return 1;
+  }
+  if (shard) {
+    const std::size_t all = plans.size();
+    plans = host::shard_runs(plans, *shard);
+    std::fprintf(stderr, "Shard %d/%d: %zu of %zu benchmark runs.\n", shard->index, shard->total, plans.size(), all);
+    if (plans.empty()) return 0;  // more parts than runs: this one has nothing to do
   }
 
   host::RunSetup setup;
@@ -183,6 +194,7 @@ int run_host(int argc, char** argv) {
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   setup.executable = this_executable();
+  setup.host_startup = startup;
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
   setup.output = &report;

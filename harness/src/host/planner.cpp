@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "fork/fork_runner.hpp"
+#include "host/bulk_warmup.hpp"
 #include "host/planner_resolve.hpp"
 #include "host/planner_selection.hpp"
 
@@ -271,6 +272,13 @@ std::vector<PlannedRun> plan_runs(const cli::CommandLine& cl, const std::vector<
     throw CommandLineError(fmt::format("Option -tg {}: none of the selected benchmarks is a thread-group benchmark",
                                        fmt::join(*cl.overrides.thread_groups, ",")));
 
+  std::vector<PlannedRun> runs = expand_runs(cl, selected, cpu_count);
+  plan_bulk_warmups(cl, registry, cpu_count, runs);
+  return runs;
+}
+
+std::vector<PlannedRun> expand_runs(const cli::CommandLine& cl, const std::vector<const BenchmarkDefinition*>& selected,
+                                    int cpu_count) {
   std::vector<PlannedRun> runs;
   std::set<std::vector<std::string>> valid_fork_args;
   for (const BenchmarkDefinition* def : selected) {
@@ -285,7 +293,7 @@ std::vector<PlannedRun> plan_runs(const cli::CommandLine& cl, const std::vector<
         valid_fork_args.insert(base.fork_args);
       }
       for (const auto& point : points) {
-        PlannedRun run{def, base};
+        PlannedRun run{def, base, nullptr};
         run.params.params = point;
         runs.push_back(std::move(run));
       }

@@ -7,6 +7,7 @@
 #include <cmh/params.hpp>
 #include <cmh/registry.hpp>
 
+#include <memory>
 #include <vector>
 
 #include "cli/command_line.hpp"
@@ -16,6 +17,9 @@ namespace cmh::host {
 struct PlannedRun {
   const BenchmarkDefinition* definition = nullptr;
   BenchmarkParams params;
+  /// -wm BULK / BULK_INDI, -wmb: the plans whose warmup iterations run first in each
+  /// fork (measurement count 0), in JMH's order; shared by every run; null when none.
+  std::shared_ptr<const std::vector<BenchmarkParams>> bulk_warmups{};
 };
 
 /// Throws cli::CommandLineError for a bad regex, an unknown -p parameter, a parameter

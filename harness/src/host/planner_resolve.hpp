@@ -15,6 +15,11 @@ namespace cmh::host {
 std::vector<PlannedRun> plan_runs(const cli::CommandLine& cl, const std::vector<BenchmarkDefinition>& registry,
                                   int cpu_count);
 
+/// The selected benchmarks expanded by mode and parameter point, every option
+/// resolved, without plan_runs' checks of the command line as a whole.
+std::vector<PlannedRun> expand_runs(const cli::CommandLine& cl, const std::vector<const BenchmarkDefinition*>& selected,
+                                    int cpu_count);
+
 /// `requested` (a count, kThreadsMax or kThreadsHalfMax) as a thread count, rounded
 /// up to a multiple of `group_size` (the sum of a group's threads; 1 otherwise).
 int resolve_thread_count(int requested, int cpu_count, int group_size);

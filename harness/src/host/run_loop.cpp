@@ -16,6 +16,7 @@
 
 #include "engine/trial.hpp"
 #include "fork/fork_runner.hpp"
+#include "host/bulk_warmup.hpp"
 #include "host/progress.hpp"
 #include "host/signals.hpp"
 #include "host/trial_observers.hpp"
@@ -66,7 +67,8 @@ HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
   for (const auto& spec : bp.profilers) {
     const ProfilerInfo& info = *profiling::resolve_profiler(spec).info;
     const bool wanted = in_process ? info.internal : info.external;
-    if (in_process && info.external) p.external_names.push_back(info.name);
+    // A profiler with a part in the fork runs that part in-process; only pure wrappers do not run.
+    if (in_process && info.external && !info.internal) p.external_names.push_back(info.name);
     if (!wanted) continue;
     p.owned.push_back(profiling::create_profiler(spec));
     if (in_process) {
@@ -76,6 +78,17 @@ HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
     }
   }
   return p;
+}
+
+/// The profilers' reports on the whole benchmark (Profiler::benchmark_reports).
+void collect_reports(HostProfilers& profilers, BenchmarkRunResult& run) {
+  for (auto& p : profilers.owned) {
+    try {
+      for (auto& r : p->benchmark_reports(run)) run.reports.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      run.reports.push_back({"", "", std::string("a profiler's report failed: ") + e.what(), ""});
+    }
+  }
 }
 
 class RunLoop {
@@ -139,6 +152,12 @@ class RunLoop {
     run.params = bp;
     benchmark_start_ = Clock::now();
     output_.benchmark_header(bp, {});
+    bulk_warmups_ = plan.bulk_warmups.get();
+    if (bulk_warmups_ != nullptr && !bulk_warmups_->empty())
+      output_.println(fmt::format("# Bulk warmup: {} benchmark{} warm{} up first{} (-wm {}{})", bulk_warmups_->size(),
+                                  bulk_warmups_->size() == 1 ? "" : "s", bulk_warmups_->size() == 1 ? "s" : "",
+                                  bp.forks == 0 ? ", once in this process" : " in each fork",
+                                  warmup_mode_name(cl_.warmup_mode), cl_.warmup_includes.empty() ? "" : ", -wmb"));
     try {
       if (bp.forks == 0) {
         run_in_process(plan, run);
@@ -167,9 +186,10 @@ class RunLoop {
     for (const bool warmup : {true, false}) {
       const int count = warmup ? bp.warmup_forks : bp.forks;
       for (int i = 1; i <= count; ++i)
-        if (!run_one_fork(bp, profilers, i, count, warmup, run)) return;
+        if (!run_one_fork(bp, profilers, i, count, warmup, run)) return collect_reports(profilers, run);
     }
     if (cl_.precision) add_forks_for_precision(bp, profilers, run);
+    collect_reports(profilers, run);
   }
 
   Nanos max_time() const { return cl_.max_time.value_or(std::chrono::seconds(60)); }
@@ -273,6 +293,10 @@ class RunLoop {
     request.executable = setup_.executable;
     request.external_profilers = profilers.external;
     request.echo_all_output = cl_.verbosity == report::Verbosity::extra;
+    request.bulk_warmups = bulk_warmups_;
+    request.fail_on_error = cl_.fail_on_error;
+    request.start_timeout = cl_.fork_start_timeout;
+    request.host_startup = setup_.host_startup;
     ForkReportObserver observer(output_, bp);
     ForkResult fork = forking::run_fork(request, observer);
     progress_.fork_done(bp);
@@ -297,6 +321,10 @@ class RunLoop {
     const BenchmarkParams& bp = plan.params;
     output_.run_progress(progress_.fraction_done(), progress_.eta());
     output_.fork_start(0, 0, false);
+    if (auto failure = bulk_warmup_in_process()) {  // -foe true and a bulk warmup failed
+      run.failure = failure;
+      return;
+    }
     HostProfilers profilers = make_profilers(bp, true);
     if (!profilers.external_names.empty()) {
       std::string names;
@@ -325,6 +353,51 @@ class RunLoop {
     if (failure && !observer.failure_shown()) output_.fork_failure(bp, *failure);
     run.forks.push_back(std::move(fork));
     run.failure = failure;
+    collect_reports(profilers, run);
+  }
+
+  /// -wm BULK / -wmb with -f 0: the bulk warmups run once, before the first benchmark
+  /// that runs in this process (JMH's embedded plan). A failure is shown and the run goes
+  /// on; under -foe it is returned, and fails the benchmark.
+  std::optional<Failure> bulk_warmup_in_process() {
+    if (bulk_warmups_ == nullptr || in_process_warmed_up_) return std::nullopt;
+    in_process_warmed_up_ = true;
+    const int count = static_cast<int>(bulk_warmups_->size());
+    for (int i = 0; i < count; ++i) {
+      const BenchmarkParams& warm = (*bulk_warmups_)[i];
+      output_.println(host::bulk_warmup_line(&warm, i, count, warm));
+      std::optional<Failure> failure;
+      BulkWarmupObserver observer(output_, warm);
+      try {
+        const BenchmarkDefinition* def = find_benchmark(warm.benchmark);
+        if (def == nullptr) throw std::runtime_error("benchmark '" + warm.benchmark + "' is not in this executable");
+        HostProfilers profilers = make_profilers(warm, true);
+        interrupt::set_in_process(true);
+        failure = engine::run_trial(*def, warm, profilers.internal, observer);
+        interrupt::set_in_process(false);
+      } catch (const std::exception& e) {
+        interrupt::set_in_process(false);
+        Failure f;
+        f.kind = FailureKind::other;
+        f.message = std::string("the bulk warmup failed in the host: ") + e.what();
+        output_.iteration_failure(warm, f);
+        failure = f;
+      }
+      if (failure && cl_.fail_on_error) {
+        failure->message = "the bulk warmup of " + warm.benchmark + " failed (-foe true): " + failure->message;
+        return failure;
+      }
+    }
+    return std::nullopt;
+  }
+
+  static const char* warmup_mode_name(cli::WarmupMode mode) {
+    switch (mode) {
+      case cli::WarmupMode::bulk: return "BULK";
+      case cli::WarmupMode::bulk_indi: return "BULK_INDI";
+      case cli::WarmupMode::indi: break;
+    }
+    return "INDI";
   }
 
   /// While an in-process trial runs, exit() from the benchmark (any thread) would
@@ -426,6 +499,8 @@ class RunLoop {
   bool any_write_failed_ = false;
   Clock::time_point start_ = Clock::now();
   Clock::time_point benchmark_start_ = Clock::now();
+  const std::vector<BenchmarkParams>* bulk_warmups_ = nullptr;  ///< the current plan's (-wm BULK, -wmb)
+  bool in_process_warmed_up_ = false;  ///< -f 0 ran the bulk warmups already
 };
 
 }  // namespace

@@ -26,6 +26,7 @@ struct RunSetup {
   std::vector<std::unique_ptr<formats::ResultWriter>> writers;
   model::RunContext context;
   std::string executable;  ///< what forks exec (this executable)
+  Nanos host_startup{0};   ///< this process's own start-up, exec to main (forking::process_age())
 };
 
 /// Runs everything; returns the exit status.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cmh::model {
@@ -22,6 +23,8 @@ struct RunContext {
   std::string allocator_options;
   std::vector<std::string> warnings;
   std::string build_type;       ///< "release" / "debug", for gbench's context
+  /// Pairs a framework added (cmh/detail/custom_context.hpp), in order.
+  std::vector<std::pair<std::string, std::string>> custom;
 };
 
 /// Detects everything above for this process (implemented in report/environment.cpp).

@@ -20,9 +20,18 @@ const std::string* ProfilerOptionReader::find(std::string_view key) {
   return it == options_.end() ? nullptr : &it->second;
 }
 
+const std::string* ProfilerOptionReader::valued(std::string_view key) {
+  const std::string* v = find(key);
+  // A bare "name:key" is a flag; every other kind of option needs its value.
+  if (v && v->empty())
+    fail("option '" + std::string(key) + "' needs a value (" + std::string(key) + "=<value>)");
+  return v;
+}
+
 bool ProfilerOptionReader::flag(std::string_view key, bool default_value) {
   const std::string* v = find(key);
   if (!v) return default_value;
+  if (v->empty()) return true;  // bare "name:key"
   if (*v == "true" || *v == "yes" || *v == "on" || *v == "1") return true;
   if (*v == "false" || *v == "no" || *v == "off" || *v == "0") return false;
   fail("option " + std::string(key) + "=" + *v + ": expected true or false");
@@ -31,7 +40,7 @@ bool ProfilerOptionReader::flag(std::string_view key, bool default_value) {
 std::string ProfilerOptionReader::choice(std::string_view key,
                                          std::initializer_list<std::string_view> allowed,
                                          std::string_view default_value) {
-  const std::string* v = find(key);
+  const std::string* v = valued(key);
   if (!v) return std::string(default_value);
   if (std::find(allowed.begin(), allowed.end(), *v) != allowed.end()) return *v;
   std::string expected;
@@ -40,13 +49,13 @@ std::string ProfilerOptionReader::choice(std::string_view key,
 }
 
 std::string ProfilerOptionReader::text(std::string_view key, std::string_view default_value) {
-  const std::string* v = find(key);
+  const std::string* v = valued(key);
   return v ? *v : std::string(default_value);
 }
 
 std::int64_t ProfilerOptionReader::integer(std::string_view key, std::int64_t default_value,
                                            std::int64_t min, std::int64_t max) {
-  const std::string* v = find(key);
+  const std::string* v = valued(key);
   if (!v) return default_value;
   std::int64_t out = 0;
   const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
@@ -58,7 +67,7 @@ std::int64_t ProfilerOptionReader::integer(std::string_view key, std::int64_t de
 
 std::vector<std::string> ProfilerOptionReader::list(std::string_view key,
                                                     std::vector<std::string> default_value) {
-  const std::string* v = find(key);
+  const std::string* v = valued(key);
   if (!v) return default_value;
   std::vector<std::string> out;
   std::string_view rest = *v;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // parse_profiler_spec(): JMH's -prof syntax, "name", "name:help" and
-// "name:key=value;key2=value".
+// "name:key=value;key2=value", plus bare flags ("name:key", an empty value).
 //
 // Only the syntax is checked here; whether a key means anything is up to the
 // profiler's factory (ProfilerOptionReader), so user profilers get the same rules.
@@ -46,10 +46,13 @@ std::pair<std::string, ProfilerOptions> parse_profiler_spec(std::string_view spe
     if (item.empty()) bad_spec(spec, "empty option between ';'");
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) {
-      if (item != "help")
-        bad_spec(spec, "option '" + std::string(item) + "' needs a value (" + std::string(item) +
-                           "=<value>)");
-      options.insert_or_assign("help", "");
+      // A bare key: "help", or a flag ("flame:alloc"), stored with an empty value; the
+      // profiler's option reader takes it as true, or says a value is missing.
+      if (item == "help") {
+        options.insert_or_assign("help", "");
+      } else if (!options.emplace(std::string(item), "").second) {
+        bad_spec(spec, "option '" + std::string(item) + "' is given twice");
+      }
     } else {
       const std::string key(trim(item.substr(0, eq)));
       const std::string value(trim(item.substr(eq + 1)));

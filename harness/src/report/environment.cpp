@@ -8,6 +8,7 @@
 #include "model/allocator_state.hpp"
 #include "model/run_context.hpp"
 
+#include <cmh/detail/custom_context.hpp>
 #include <cmh/version.hpp>
 #include <fmt/format.h>
 
@@ -233,6 +234,7 @@ RunContext detect_run_context() {
   const auto facts = report::probe_environment();
   ctx.build_type = (!facts.optimised || facts.build_type == "Debug") ? "debug" : "release";
   ctx.warnings = report::environment_warnings(facts);
+  ctx.custom = detail::custom_context();
   return ctx;
 }
 

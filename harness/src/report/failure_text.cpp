@@ -12,6 +12,7 @@ std::string_view kind_text(FailureKind kind) {
     case FailureKind::signal: return "killed by a signal";
     case FailureKind::exited_early: return "exited before the harness was done with it";
     case FailureKind::timeout: return "timed out";
+    case FailureKind::startup_timeout: return "hung at start-up";
     case FailureKind::stray_threads: return "finished but did not exit";
     case FailureKind::out_of_memory: return "out of memory";
     case FailureKind::protocol: return "malformed results from the fork";

@@ -22,6 +22,17 @@ bool is_derived_percentile(std::string_view label) {
   return false;
 }
 
+/// The note a wrapping profiler gave a fork-level result (icount's model and run), the
+/// last fork's; "" if none.
+std::string trial_note(const BenchmarkRunResult* run, const std::string& label) {
+  std::string note;
+  if (run != nullptr)
+    for (const auto& fork : run->forks)
+      for (const auto& s : fork.trial_secondaries)
+        if (s.label == label && !s.note.empty()) note = s.note;
+  return note;
+}
+
 std::string half_width(const stats::AggregatedMetric& m) {
   return format_error((m.confidence.second - m.confidence.first) / 2);
 }
@@ -67,10 +78,16 @@ std::string result_blocks(std::string_view benchmark, const stats::AggregatedBen
   out += b.primary.has_distribution ? distribution_block(b.primary) : simple_block(b.primary);
   out += "\n";
   const bool sample_mode = b.run != nullptr && b.run->params.mode == BenchmarkMode::sample_time;
+  std::string last_note;
   for (const auto& m : b.secondaries) {
     if (sample_mode && is_derived_percentile(m.label)) continue;
     out += fmt::format("Secondary result \"{}:{}\":\n", benchmark, m.label);
     out += simple_block(m);
+    // A note shared by several results is shown once, under the first.
+    if (std::string note = trial_note(b.run, m.label); !note.empty() && note != last_note) {
+      out += "  (" + note + ")\n";
+      last_note = std::move(note);
+    }
     out += "\n";
   }
   // cmh's own figures: error bars that see fork-to-fork variance, a robust score,

@@ -4,6 +4,8 @@
 // the host's calls arrive in (a fork's output can even interrupt an iteration line).
 #include "report/text_report.hpp"
 
+#include "fork/output_capture.hpp"
+
 #include "report/failure_text.hpp"
 #include "report/result_block.hpp"
 #include "report/score_format.hpp"
@@ -113,6 +115,11 @@ std::string header_text(const BenchmarkParams& bp, const model::RunContext& cont
   out += "# Compiler: " + context.compiler + ", flags " +
          (context.compiler_flags.empty() ? "<none>" : context.compiler_flags) + "\n";
   out += "# Executable: " + context.executable + "\n";
+  if (!context.custom.empty()) {
+    std::string pairs;
+    for (const auto& [k, v] : context.custom) pairs += (pairs.empty() ? "" : ", ") + k + "=" + v;
+    out += "# Context: " + forking::printable(pairs) + "\n";
+  }
   std::string fork_options = bp.fork_args.empty() ? "<none>" : joined(bp.fork_args);
   if (bp.forks == 0 && !bp.fork_args.empty()) fork_options += " (not applied: the benchmark runs in the host process)";
   out += "# Fork options: " + fork_options + "\n";
@@ -239,6 +246,9 @@ void TextReport::iteration_result(const BenchmarkParams& bp, const IterationResu
                           std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '),
                           stats::describe(d));
     const auto shown = iteration_secondaries(bp, r);
+    if (!r.label.empty())  // the benchmark's own text (SetLabel), on a line of its own
+      text += fmt::format("{}  label: {}\n", std::string(iteration_prefix(IterationKind::measurement, r.index).size(), ' '),
+                          forking::printable(r.label));
     if (!shown.empty()) {
       const std::size_t indent = iteration_prefix(IterationKind::measurement, r.index).size();
       std::size_t key_width = 0;
@@ -281,6 +291,11 @@ void TextReport::fork_failure(const BenchmarkParams&, const Failure& f) {
   };
   tail("stdout", f.stdout_tail);
   tail("stderr", f.stderr_tail);
+  if (!f.stack.empty()) {
+    text += "<stack>\n";
+    for (const auto& l : f.stack) text += l + "\n";
+    text += "</stack>\n";
+  }
   write(text + "\n");
   line_broken_ = false;
   open_prefix_.clear();
@@ -315,6 +330,18 @@ void TextReport::benchmark_end(const BenchmarkRunResult& result) {
       write(result_blocks(name, agg));
     else
       write(fmt::format("Result \"{}\": no measurement iterations\n", name));
+  }
+  // Profilers' whole-benchmark reports (perfasm's hot code), as JMH prints text results.
+  for (const auto& r : result.reports) {
+    if (!r.notice.empty()) {
+      blank_lines(1);
+      write(r.notice + "\n");
+    }
+    if (!r.text.empty()) {
+      blank_lines(2);
+      write(fmt::format("Secondary result \"{}:{}\":\n", name, r.label));
+      write(r.text.back() == '\n' ? r.text : r.text + "\n");
+    }
   }
   blank_lines(2);
   flush_();

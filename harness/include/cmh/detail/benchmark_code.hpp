@@ -56,12 +56,13 @@ struct MemberCode {
   /// Bodies registered at run time (the Google Benchmark layer): what their
   /// LoopFn and fixtures find in WorkerView::context, and an optional hook
   /// that appends the iteration's secondary results the body itself reported
-  /// (its counters). The hook runs after the iteration teardowns, outside the
-  /// profiled window, with this member's workers' views and measurements.
+  /// (its counters) and may set the iteration's label (IterationResult::label).
+  /// The hook runs after the iteration teardowns, outside the profiled window,
+  /// with this member's workers' views and measurements.
   const void* context = nullptr;
   void (*report)(const void* context, const std::vector<const WorkerView*>& views,
                  const std::vector<ThreadMeasurement>& threads, const BenchmarkParams& plan,
-                 std::vector<ScalarResult>& out) = nullptr;
+                 std::vector<ScalarResult>& out, std::string& label) = nullptr;
 };
 
 class BenchmarkCode {

@@ -108,6 +108,8 @@ struct LoopArgs {
   int batch_size = 1;
   int ops_per_invocation = 1;
   std::uint64_t sample_target = 1000;  ///< samples before the stride doubles
+  /// -prof icount: exactly this many calls instead of a timed window (engine/counted_loop.hpp); 0: timed.
+  std::uint64_t counted_calls = 0;
 };
 
 using LoopFn = void (*)(LoopArgs&);

@@ -20,6 +20,7 @@
 #include <cmh/blackhole.hpp>
 #include <cmh/control.hpp>
 #include <cmh/detail/loop_interface.hpp>
+#include <cmh/detail/paused_allocations.hpp>
 #include <cmh/detail/state_graph.hpp>
 #include <cmh/detail/subwindow_log.hpp>
 #include <cmh/detail/type_list.hpp>
@@ -69,23 +70,32 @@ struct Loops {
     call_at(p, std::make_index_sequence<Args::size>{});
   }
 
+  /// Invocation fixtures run outside the call's timing: what they allocate is kept apart
+  /// for -prof alloc (paused_allocations.hpp), one relaxed load when nobody tracks.
+  template <Fixture F>
+  [[gnu::always_inline]] static void invocation_fixtures(const WorkerView& v) {
+    const PausedMark mark = paused_begin();
+    run_invocation_fixtures<Closure, F>(v);
+    paused_end(mark);
+  }
+
   /// One call with its invocation fixtures, outside the time modes' loop: the ramps,
   /// single shots and sample time's batches. The out-of-line copy of the body: a single
   /// shot times cold calls and a sample at least two clock reads, next to which one
   /// call is noise.
   [[gnu::noinline]] static void call_untimed(const void* p, const WorkerView& v) {
-    if constexpr (kInvocation) run_invocation_fixtures<Closure, Fixture::setup_invocation>(v);
+    if constexpr (kInvocation) invocation_fixtures<Fixture::setup_invocation>(v);
     call(*static_cast<const Ptrs*>(p));
-    if constexpr (kInvocation) run_invocation_fixtures<Closure, Fixture::teardown_invocation>(v);
+    if constexpr (kInvocation) invocation_fixtures<Fixture::teardown_invocation>(v);
   }
 
   /// One call timed on its own, its invocation fixtures outside the timing.
   [[gnu::always_inline]] static std::int64_t call_timed(const Ptrs& p, const WorkerView& v) {
-    run_invocation_fixtures<Closure, Fixture::setup_invocation>(v);
+    invocation_fixtures<Fixture::setup_invocation>(v);
     const std::int64_t t0 = now_ns();
     call(p);
     const std::int64_t t1 = now_ns();
-    run_invocation_fixtures<Closure, Fixture::teardown_invocation>(v);
+    invocation_fixtures<Fixture::teardown_invocation>(v);
     return t1 - t0;
   }
   static std::int64_t call_timed_once(const void* p, const WorkerView& v) {

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// -prof flame: where the measured iterations' time goes, as a flame graph. The same
+// window-gated sampling as perfasm, with call stacks (frame pointers where the
+// executable keeps them, DWARF unwinding with libdw otherwise), every stack cut at the
+// benchmark's own frame (analysis/stack_namer.hpp). Per benchmark, in dir=:
+//   <name>.folded            folded stacks, root first, one line per stack with its samples
+//   <name>.speedscope.json   speedscope's format, one profile per fork (weights = sample
+//                            periods), with each fork's op count under "cmh" for cmh-compare
+//   <name>.html              a self-contained flame graph (flame/flame_graph.hpp)
+// and a summary after the Result block and in -rf html. With `alloc` the stacks are where
+// the benchmark allocates, weighted by bytes (sampling/alloc_sampler.hpp), in <name>.alloc.*.
+#include "analysis/perfasm_text.hpp"
+#include "analysis/speedscope.hpp"
+#include "analysis/stack_namer.hpp"
+#include "builtin_infos.hpp"
+#include "flame/flame_graph.hpp"
+#include "formats/escape.hpp"
+#include "sampling/sampling_profiler.hpp"
+
+#include <cmh/profiler_options.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace cmh::profilers {
+namespace {
+
+using namespace sampling;
+using analysis::StackKind;
+
+struct FlameConfig {
+  SamplingSettings sampling;
+  std::string dir = ".";
+  std::string unwind_note;  ///< which unwinding, and why
+};
+
+/// Frame pointers when the executable was built keeping them (gcc records its flags in
+/// DW_AT_producer), DWARF unwinding otherwise; and the sentence saying so.
+std::pair<StackMode, std::string> choose_unwinding(const std::string& asked) {
+  if (asked == "fp") return {StackMode::frame_pointers, "frame pointers (unwind=fp): frames of code built without them are lost"};
+  if (asked == "dwarf")
+    return {StackMode::dwarf, "DWARF unwinding with libdw from each sample's copy of the user stack (unwind=dwarf)"};
+  analysis::ModuleSymbols exe(executable_path());
+  const auto producer = exe.problem() ? std::nullopt : exe.producer();
+  if (producer && producer->find("-fno-omit-frame-pointer") != std::string::npos)
+    return {StackMode::frame_pointers,
+            "frame pointers: the executable was built with -fno-omit-frame-pointer (its DWARF producer says so)"};
+  return {StackMode::dwarf, std::string("DWARF unwinding with libdw from each sample's copy of the user stack: ") +
+                                (producer ? "the executable was not built with -fno-omit-frame-pointer"
+                                          : "the executable's build flags are unknown")};
+}
+
+std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.2f} %", 100 * part / whole) : "-"; }
+
+class FlameProfiler final : public SamplingProfiler {
+ public:
+  explicit FlameProfiler(FlameConfig config) : SamplingProfiler(config.sampling), config_(std::move(config)) {}
+
+ protected:
+  std::vector<ProfilerReport> report(const Profile& profile, const BenchmarkRunResult& run) override {
+    const BenchmarkParams& bp = run.params;
+    analysis::Symbolizer symbols;
+    analysis::BenchmarkIdentity id = analysis::benchmark_identity(bp.group, bp.name, bp.group_members, executable_path());
+    id.label = bp.benchmark;
+    for (const auto& [k, v] : bp.params) id.label += (k == bp.params.front().first ? ":" : ",") + k + "=" + v;
+    analysis::StackNamer namer(profile, id, symbols);
+    const ProfileEvent& event = profile.events.front();
+    const std::uint64_t ops = total_ops(profile);
+    const bool alloc = config_.sampling.allocations;
+
+    // Frames of every stack, per fork.
+    analysis::ForkStacks forks(profile.forks.size());
+    std::map<std::vector<std::string>, Weight> all;
+    std::map<StackKind, std::uint64_t> kinds;
+    std::map<std::string, Weight> self;
+    std::vector<std::string> frames;
+    for (std::size_t f = 0; f < profile.forks.size(); ++f) {
+      if (profile.forks[f].events.empty()) continue;
+      for (const auto& [stack, w] : profile.forks[f].events.front().stacks) {
+        kinds[namer.name(stack, frames)] += w.samples;
+        if (alloc) trim_allocator_frames(frames);
+        forks[f][frames].add(w);
+        all[frames].add(w);
+        self[frames.back()].add(w);
+      }
+    }
+    std::uint64_t samples = 0;
+    for (const auto& [k, n] : kinds) samples += n;
+
+    const std::string stem = file_stem(bp) + (alloc ? ".alloc" : "");
+    std::error_code ec;
+    std::filesystem::create_directories(config_.dir, ec);
+    const std::string base = (std::filesystem::path(config_.dir) / stem).string();
+    std::vector<std::string> written, failed;
+    auto save = [&](const std::string& path, const std::string& text) {
+      std::ofstream out(path, std::ios::trunc | std::ios::binary);
+      out << text;
+      (out ? written : failed).push_back(path);
+    };
+    std::string folded;
+    for (const auto& [f, w] : all) folded += flame::folded_line(f, w.samples);
+    save(base + ".folded", folded);
+    save(base + ".speedscope.json", analysis::speedscope_json(profile, id.label, forks));
+
+    flame::FlamePage page;
+    page.title = id.label + (alloc ? " — allocation flame graph" : " — flame graph");
+    page.unit = event.period_unit + "/op";
+    page.subtitle = alloc ? fmt::format("{} allocation samples in the measurement iterations of {} fork{} (about one per {} "
+                                        "bytes a thread allocates, each weighted by the thread's exact bytes since its "
+                                        "previous one, scaled to the allocator's exact total); width = B/op ({} ops)",
+                                        samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
+                                        config_.sampling.alloc_every, ops)
+                          : fmt::format("{} \"{}\" samples in the measurement iterations of {} fork{}, {} Hz per thread; width = "
+                                "{} (sum of sample periods / {} ops)",
+                                samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
+                                profile.frequency, page.unit, ops);
+    std::vector<std::string> notes = {"Stacks: " + config_.unwind_note + "; cut at the benchmark's own frame."};
+    if (!config_.sampling.event_note.empty()) notes.push_back("Event: " + config_.sampling.event_note + ".");
+    const double truncated = static_cast<double>(kinds[StackKind::truncated]);
+    if (samples > 0 && truncated / static_cast<double>(samples) > 0.05)
+      notes.push_back(fmt::format("WARNING: {} of the stacks lost frames (the unwinder stopped before the thread's first "
+                                  "frame and before the benchmark's frame); they are under {}.{}",
+                                  percent(truncated, static_cast<double>(samples)), analysis::kTruncatedFrame,
+                                  config_.sampling.sampler.stacks == StackMode::frame_pointers
+                                      ? " Code built without frame pointers breaks the chain: try unwind=dwarf."
+                                      : " A deeper stack than the copied bytes does this."));
+    page.notes = notes;
+    page.root.name = id.label;
+    for (const auto& [f, w] : all) {
+      std::vector<std::string> below(f.begin() + 1, f.end());
+      flame::add_stack(page.root, below, ops > 0 ? static_cast<double>(w.period) / static_cast<double>(ops) : 0,
+                       static_cast<double>(w.samples));
+    }
+    save(base + ".html", flame::flame_graph_html(page));
+
+    // The console summary and the HTML report's section.
+    std::vector<std::pair<std::string, Weight>> top(self.begin(), self.end());
+    std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second.period > y.second.period; });
+    const double total = static_cast<double>(samples);
+    std::string text = alloc ? fmt::format("Allocation flame graph: {} allocation samples in the measurement iterations of "
+                                           "{} fork{}, {} B/op in all (the allocator's exact count)\n",
+                                           samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
+                                           analysis::format_per_op(page.root.value))
+                             : fmt::format("Flame graph: {} \"{}\" samples in the measurement iterations of {} fork{}\n",
+                                           samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s");
+    for (const auto& n : notes) text += " " + n + "\n";
+    text += fmt::format(" {} under the benchmark's frame, {} in the harness loop, {} outside the benchmark (other "
+                        "threads), {} truncated\n",
+                        percent(static_cast<double>(kinds[StackKind::benchmark]), total),
+                        percent(static_cast<double>(kinds[StackKind::harness_loop]), total),
+                        percent(static_cast<double>(kinds[StackKind::other_thread]), total), percent(truncated, total));
+    text += alloc ? " Allocating frames (self):\n" : " Hottest frames (self time):\n";
+    std::string rows;
+    for (std::size_t i = 0; i < top.size() && i < 10; ++i) {
+      const double per_op = ops > 0 ? static_cast<double>(top[i].second.period) / static_cast<double>(ops) : 0;
+      text += fmt::format("  {:>8}  {:>10} {}  {}\n", percent(static_cast<double>(top[i].second.samples), total),
+                          analysis::format_per_op(per_op), page.unit, top[i].first);
+      rows += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>", percent(static_cast<double>(top[i].second.samples), total),
+                          analysis::format_per_op(per_op), formats::html_escape(top[i].first));
+    }
+    for (const auto& w : written) text += " Written: " + w + "\n";
+    for (const auto& w : failed) text += " WARNING: cannot write " + w + "\n";
+    ProfilerReport r;
+    r.label = "flame";
+    r.text = text;
+    r.html = "<section class=\"cmh-flame\"><h4>Flame graph (-prof flame)</h4><p>" + formats::html_escape(page.subtitle) +
+             "</p><p>" + formats::html_escape(notes.front()) + "</p>" + flame::flame_graph_svg(page, 900) + "<p>The interactive graph (search, zoom): <code>" +
+             formats::html_escape(base + ".html") + "</code></p><table><tr><th>self</th><th>" +
+             formats::html_escape(page.unit) + "</th><th class=\"l\">frame</th></tr>" + rows + "</table></section>";
+    return {r};
+  }
+
+ private:
+  /// The allocator's own frames under an allocation (its hook, its slow path), up to the
+  /// call the benchmark made (malloc, operator new): not where the bytes were asked for.
+  static void trim_allocator_frames(std::vector<std::string>& frames) {
+    while (frames.size() > 2 && (frames.back().rfind("cmh::allocator::", 0) == 0 ||
+                                 frames.back().rfind("cmh::profilers::", 0) == 0 || frames.back().rfind("_Unwind_", 0) == 0))
+      frames.pop_back();
+  }
+
+  FlameConfig config_;
+};
+
+constexpr const char* kFlameHelp =
+    "Options:\n"
+    "  dir=<path>       where the files go (default .): <benchmark>.folded, <benchmark>.speedscope.json\n"
+    "                   and <benchmark>.html, named after the benchmark and its parameters\n"
+    "  event=<name>     the event to sample (default: cycles, or cpu-clock where there is no hardware PMU)\n"
+    "  frequency=<hz>   samples per second of each thread's event time (default 1000)\n"
+    "  unwind=<how>     auto (frame pointers if the executable keeps them, else DWARF), fp or dwarf\n"
+    "  stackBytes=<n>   DWARF unwinding: bytes of user stack copied per sample (default 8192)\n"
+    "  alloc            allocated bytes instead of time: stacks where the benchmark allocates, in\n"
+    "                   B/op (the bundled allocator's sampling hook; files <benchmark>.alloc.*)\n"
+    "  allocInterval=<bytes>  alloc: about one sample per this many bytes a thread allocates\n"
+    "                   (default 524288)\n\n"
+    "Only the measurement iterations are sampled, on every thread of each fork. Every stack is cut at\n"
+    "the benchmark's own frame; stacks of the harness loop, of other threads and with lost frames are\n"
+    "kept under bracketed frames. Widths are cost per op (sum of sample periods / exact op count).\n"
+    "cmh-compare --flame DIR_A DIR_B draws the differential of two runs. docs/profiling.md has more.\n";
+
+ProfilerInfo flame_info() {
+  ProfilerInfo info;
+  info.name = "flame";
+  info.description = "Linux perf_event sampling of the measured iterations: call stacks as flame graphs";
+  info.internal = true;
+  info.external = true;
+  info.help = [] { return std::string(kFlameHelp); };
+  info.limitation = [] { return sampling_limitation(); };
+  info.create = [](const ProfilerOptions& options) -> std::unique_ptr<Profiler> {
+    ProfilerOptionReader reader("flame", options);
+    FlameConfig c;
+    c.sampling.profiler = "flame";
+    c.dir = reader.text("dir", ".");
+    const std::string event = reader.text("event", "");
+    c.sampling.sampler.frequency = static_cast<int>(reader.integer("frequency", 1000, 1, 100000));
+    const std::string unwind = reader.choice("unwind", {"auto", "fp", "dwarf"}, "auto");
+    c.sampling.sampler.stack_bytes = static_cast<std::uint32_t>(reader.integer("stackBytes", 8192, 64, 65528)) & ~7u;
+    c.sampling.allocations = reader.flag("alloc", false);
+    c.sampling.alloc_every = static_cast<std::uint64_t>(reader.integer("allocInterval", 512 * 1024, 1, std::int64_t{1} << 40));
+    reader.finish();
+    if (c.sampling.allocations) {
+      if (!event.empty()) reader.fail("alloc samples allocations, not an event: leave event= out");
+      if (auto reason = AllocationSampler::unavailable_reason()) reader.fail("alloc: " + *reason);
+      c.unwind_note = "the unwinder every C++ program links (_Unwind_Backtrace: .eh_frame, no frame pointers needed), "
+                      "called in the bundled allocator's sampling hook";
+      return std::make_unique<FlameProfiler>(std::move(c));
+    }
+    auto [mode, note] = choose_unwinding(unwind);
+    c.sampling.sampler.stacks = mode;
+    c.unwind_note = note;
+    choose_sampled_events(event.empty() ? std::vector<std::string>{} : std::vector<std::string>{event}, reader,
+                          c.sampling);
+    return std::make_unique<FlameProfiler>(std::move(c));
+  };
+  return info;
+}
+
+}  // namespace
+
+ProfilerInfo flame_profiler_info() { return flame_info(); }
+
+}  // namespace cmh::profilers
