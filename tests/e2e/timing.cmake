@@ -8,3 +8,5 @@ set_tests_properties(e2e:timing_cpu_compare PROPERTIES SKIP_RETURN_CODE 77)
 cmh_add_e2e_test(timing_disturbance timing_disturbance.py ARGS --bench $<TARGET_FILE:cmh-timing-bench> TIMEOUT 200)
 cmh_add_e2e_test(timing_subwin timing_subwin.py ARGS --bench $<TARGET_FILE:cmh-timing-bench> TIMEOUT 200)
 cmh_add_e2e_test(timing_presets timing_presets.py ARGS --bench $<TARGET_FILE:cmh-timing-bench> TIMEOUT 200)
+# The robust estimate (issue 31): cmh.robustEstimate, the Robust line, -prec 2%:robust, cmh-compare --metric robust.
+cmh_add_e2e_test(timing_robust timing_robust.py ARGS --bench $<TARGET_FILE:cmh-timing-bench> --compare $<TARGET_FILE:cmh-compare> TIMEOUT 200)

@@ -208,7 +208,7 @@ TEST_CASE("formats json: the cmh object carries the build, machine, run state an
                                                 "cpuCount", "kernel", "numaMode", "numaReason", "numaNodes", "allocatorOptions",
                                                 "warnings", "environment", "pinning", "profilers", "warmupForks", "forksCompleted",
                                                 "runComplete", "failed", "scoreMeaning", "forkInterval",
-                                                "medianScore", "cpuTimeNorm", "disturbance"});
+                                                "medianScore", "robustEstimate", "cpuTimeNorm", "disturbance"});
   CHECK(ok["compilerFlags"] == "-O2 -g -DNDEBUG -std=c++20");
   CHECK(ok["cpuCount"] == 2);
   CHECK(ok["numaReason"] == "one NUMA node");

@@ -35,7 +35,9 @@ TEST_CASE("report: the Result block of JMH's golden numbers, and a Sum secondary
       "  (min, avg, max) = (≈ 0, 16.667, 25.000), stdev = 14.434\n"
       "  CI (99.9%): [50.000, 50.000] (assumes normal distribution)\n"
       "\n"
-      "Robust \"Hollow.testReadString\": median 47.357 ops/ms; fork-aware interval: needs 2 forks\n"
+      "Robust \"Hollow.testReadString\": 46.903 [43.647, 50.158] ops/ms (95 %, iteration scores, 3 iterations; "
+      "one fork: clustered by iteration, blind to fork-to-fork variance); median 47.357 ops/ms; fork-aware interval: "
+      "needs 2 forks\n"
       "\n";
   CHECK(report::result_blocks("Hollow.testReadString", agg) == expected);
 

@@ -19,6 +19,9 @@ namespace cmh {
 
 enum class IterationKind { warmup, measurement };
 
+/// BenchmarkParams::subwindow for "-subwin auto".
+inline constexpr Nanos kSubwindowAuto{-1};
+
 struct IterationParams {
   IterationKind kind = IterationKind::measurement;
   int count = 0;      ///< number of iterations of this kind
@@ -44,7 +47,8 @@ struct BenchmarkParams {
   int forks = 3;
   int warmup_forks = 0;
   /// -subwin: the target length of the sub-windows whose median is the sub-window score
-  /// (time modes without invocation fixtures); 0: off, the plain timed loop.
+  /// (time modes without invocation fixtures); 0: off, the plain timed loop;
+  /// kSubwindowAuto: chosen by each fork from what a window costs there.
   Nanos subwindow{0};
   std::vector<std::string> fork_args;  ///< effective: prepend + (replace | inherited) + append
   /// Parameter values of this point, sorted by name.
@@ -58,6 +62,9 @@ struct BenchmarkParams {
   Nanos precision_budget{0};
   /// -pin: "none", "cpus", "cores" or a CPU list ("0,2-3"): where the workers run.
   std::string pin = "none";
+  /// -prec X:robust: the target is the robust estimate's interval (stats/robust_estimate.hpp),
+  /// and within a fork its iterations' clean sub-window means.
+  bool precision_robust = false;
 
   /// The value of parameter `name`, or an empty string if there is none.
   std::string_view param(std::string_view key) const {

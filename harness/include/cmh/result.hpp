@@ -97,6 +97,16 @@ struct IterationResult {
   /// primary's unit and shape (per-thread medians combined like the primary); NaN if off.
   double subwindow_median = std::numeric_limits<double>::quiet_NaN();
   std::int64_t subwindows = 0;  ///< sub-windows recorded over all threads
+  /// -subwin: the interquartile mean (the mean of the middle half) of the clean sub-windows:
+  /// those in which, and in the window before which, no worker was switched out
+  /// (detail/subwindow_log.hpp); per op, combined over threads like the primary; NaN when a
+  /// thread had fewer than detail::kMinCleanSubwindows of them. A mean of thousands of
+  /// windows, not their median: a median of windows timed in whole nanoseconds over the
+  /// same number of calls repeats one value exactly, and forks would agree to the last digit.
+  double subwindow_clean_mean = std::numeric_limits<double>::quiet_NaN();
+  std::int64_t subwindows_rejected = 0;  ///< of `subwindows`, the ones left out
+  std::int64_t subwindow_length_ns = 0;  ///< the target length used (-subwin auto: as resolved)
+  std::uint8_t subwindow_evidence = 0;   ///< detail::WindowEvidence: 0 none, 1 rseq, 2 getrusage
   /// Text the benchmark attached to the iteration (Google Benchmark's SetLabel); empty if none.
   std::string label;
 };
@@ -185,6 +195,9 @@ struct PrecisionOutcome {
   int forks = 0;           ///< measurement forks run (1 for -f 0)
   int iterations = 0;      ///< measurement iterations, all forks
   int planned_iterations = 0;  ///< -i per fork
+  bool robust = false;         ///< -prec X:robust: `reached` is the robust interval's
+  /// -prec X:robust: the SD of the forks' robust estimates over the estimate; NaN below 2 forks.
+  double drift = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// A profiler's report on a whole benchmark, all its forks together (-prof perfasm's hot

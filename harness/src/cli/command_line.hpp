@@ -54,6 +54,7 @@ struct CommandLine {
   bool help = false;
   bool quick = false;        ///< -quick: one fork, short iterations (unless set explicitly)
   std::optional<double> precision;  ///< -prec: target half-width as a fraction of the score
+  bool precision_robust = false;    ///< -prec X:robust: of the robust estimate's interval
   std::optional<Nanos> max_time;    ///< -maxTime: the -prec budget per benchmark
   std::optional<Shard> shard;       ///< -shard I/N (CMH_SHARD_INDEX/CMH_TOTAL_SHARDS are read by the host)
   std::optional<Nanos> fork_start_timeout;  ///< -forkStartTimeout; unset: automatic

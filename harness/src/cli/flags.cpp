@@ -167,12 +167,19 @@ const FlagSpec kFlags[] = {
        if (auto problem = engine::pin_spec_problem(v)) throw CommandLineError(*problem);
        s.command_line.pin = std::string(v);
      }},
-    {"prec", "", "precision", false,
+    {"prec", "", "precision[:robust]", false,
      "Target precision, e.g. 2%: each fork (also -f 0) keeps adding measurement iterations after -i "
      "(up to 4 x -i, at least 50) until its 99.9 % error is at most this share of its mean, then "
      "forks are added (up to 20, or -f if more) until the score's error is; -maxTime bounds both. "
-     "The report says what stopped it.",
-     [](ParseState& s, std::string_view v) { s.command_line.precision = parse_precision(v); }},
+     "The report says what stopped it. 2%:robust targets the robust estimate's interval instead "
+     "(and turns on -subwin auto unless -subwin is given), and says when the forks' estimates "
+     "drift apart by more than the target.",
+     [](ParseState& s, std::string_view v) {
+       constexpr std::string_view kRobust = ":robust";
+       const bool robust = v.ends_with(kRobust);
+       s.command_line.precision = parse_precision(robust ? v.substr(0, v.size() - kRobust.size()) : v);
+       s.command_line.precision_robust = robust;
+     }},
     {"prof", "", "profiler", true,
      "Use a profiler to collect additional data; repeat -prof for several. Options follow a colon: "
      "name:key=value;key2=value. name:help prints a profiler's options; -lprof lists the profilers.",
@@ -213,11 +220,18 @@ const FlagSpec kFlags[] = {
      "machine (docs/preparing-the-machine.md).",
      [](ParseState& s, std::string_view) { s.command_line.strict = true; }},
     {"subwin", "", "time", false,
-     "Also time each measurement iteration in short sub-windows of about this length (e.g. 1ms) "
-     "and report their median per op, per iteration and over iterations (the Robust line, "
-     "cmh.subwindowMedian): a score a busy machine inflates far less than the mean. Time modes "
-     "without invocation fixtures. (default: off)",
-     [](ParseState& s, std::string_view v) { overrides(s).subwindow = positive_time(v, "sub-window"); }},
+     "Also time each measurement iteration in short sub-windows of about this length (e.g. 1ms), "
+     "or 'auto': as short as this machine's clock allows (1000 times a window's bookkeeping). "
+     "Windows in which the thread was switched out, and the window after, are left out of the "
+     "robust estimate (the Robust line, cmh.robustEstimate; see docs/statistics.md); the median "
+     "of all windows is cmh.subwindowMedian. Time modes without invocation fixtures. (default: off)",
+     [](ParseState& s, std::string_view v) {
+       if (v == "auto") {
+         overrides(s).subwindow = kSubwindowAuto;
+         return;
+       }
+       overrides(s).subwindow = positive_time(v, "sub-window");
+     }},
     {"t", "", "int", false,
      "Worker threads that run the benchmark at once. 'max' means every CPU this process may run on, "
      "'halfmax' half of them, rounded up. (default: 1)",

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@
 #include "engine/scores.hpp"
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
+#include "engine/window_probe.hpp"
 #include "engine/worker_pool.hpp"
 #include <cmh/machine/topology.hpp>
 #include "stats/precision.hpp"
@@ -90,6 +92,7 @@ class Trial {
 
   std::vector<int> per_member_;
   std::vector<double> measured_scores_;  ///< measurement iterations' primary scores, for -prec
+  std::int64_t subwindow_ns_ = 0;        ///< -subwin's length, -subwin auto resolved on first use
   ThreadLayout layout_;
   IterationParams current_;
   detail::IterationSync sync_;
@@ -258,7 +261,10 @@ void Trial::prepare(const IterationParams& ip, int index, IterationResult& r) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(ip.time).count();
   // -subwin: room for every sub-window of at least half the target the iteration can
   // hold, sized here (outside the window and the profilers' view) and kept across iterations.
-  const std::int64_t target = plan_.subwindow.count();
+  if (subwindow_ns_ == 0 && plan_.subwindow.count() != 0)
+    subwindow_ns_ = plan_.subwindow == kSubwindowAuto ? auto_subwindow_ns(measure_window_cost())
+                                                      : plan_.subwindow.count();
+  const std::int64_t target = subwindow_ns_;
   const bool subwindows = target > 0 && ip.kind == IterationKind::measurement &&
                           (plan_.mode == BenchmarkMode::throughput || plan_.mode == BenchmarkMode::average_time);
   const std::size_t capacity =
@@ -371,22 +377,40 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
 }
 
 // -subwin: each thread's median sub-window, per op, combined over threads like the primary
-// (throughput: summed rates; average time: the mean). In place: nothing is allocated.
+// (throughput: summed rates; average time: the mean); and the interquartile mean of the
+// clean windows (subwindow_log.hpp), which needs every thread to have enough of them. In place:
+// nothing is allocated.
 void Trial::subwindow_score(IterationResult& r) {
-  double acc = 0;
-  int threads = 0;
-  for (auto& slot : slots_) {
-    const detail::WorkerTally& t = slot->tally;
-    if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
-    const double per_call = stats::median_in_place(t.subwindows, t.subwindows + t.subwindow_count);
+  const auto as_score = [&](double per_call) {
     const double per_op = per_call / std::max(1, plan_.ops_per_invocation);
-    acc += plan_.mode == BenchmarkMode::throughput ? nanos_per(plan_.time_unit) / per_op
+    return plan_.mode == BenchmarkMode::throughput ? nanos_per(plan_.time_unit) / per_op
                                                    : per_op / nanos_per(plan_.time_unit);
+  };
+  double all = 0, clean = 0;
+  int threads = 0, clean_threads = 0;
+  for (auto& slot : slots_) {
+    detail::WorkerTally& t = slot->tally;
+    if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
+    const std::uint32_t kept = t.subwindow_count - t.subwindow_rejected;
+    if (kept >= detail::kMinCleanSubwindows) {
+      clean += as_score(stats::interquartile_mean_in_place(t.subwindows, t.subwindows + kept));
+      ++clean_threads;
+    }
+    // The rejected windows sit at the buffer's end: move them next to the clean ones
+    // (forwards, so an overlap is safe; a full buffer has them there already).
+    double* const rejected = t.subwindows + t.subwindow_capacity - t.subwindow_rejected;
+    if (rejected != t.subwindows + kept) std::copy(rejected, t.subwindows + t.subwindow_capacity, t.subwindows + kept);
+    all += as_score(stats::median_in_place(t.subwindows, t.subwindows + t.subwindow_count));
     r.subwindows += t.subwindow_count;
+    r.subwindows_rejected += t.subwindow_rejected;
+    r.subwindow_evidence = std::max(r.subwindow_evidence, t.subwindow_evidence);
     ++threads;
   }
   if (threads == 0) return;
-  r.subwindow_median = plan_.mode == BenchmarkMode::throughput ? acc : acc / threads;
+  r.subwindow_length_ns = subwindow_ns_;
+  const double n = plan_.mode == BenchmarkMode::throughput ? 1.0 : static_cast<double>(threads);
+  r.subwindow_median = all / n;
+  if (clean_threads == threads) r.subwindow_clean_mean = clean / n;
 }
 
 void Trial::add_secondaries(IterationResult& r) const {
@@ -492,7 +516,9 @@ std::optional<Failure> Trial::run_iteration(const IterationParams& ip, int index
   // Profilers come last: JMH lists their results after the benchmark's own.
   for (auto& results : profiler_results_)
     for (auto& p : results) r.secondaries.push_back(std::move(p));
-  if (ip.kind == IterationKind::measurement) measured_scores_.push_back(r.primary.value);
+  // -prec X:robust: the fork's own precision is that of its clean sub-window means.
+  const bool robust = plan_.precision_robust && !std::isnan(r.subwindow_clean_mean);
+  if (ip.kind == IterationKind::measurement) measured_scores_.push_back(robust ? r.subwindow_clean_mean : r.primary.value);
   observer_.iteration_finished(r);
   return std::nullopt;
 }

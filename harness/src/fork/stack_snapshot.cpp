@@ -31,8 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxOutputBytes = std::size_t{4} << 20;  // a few thousand threads' worth
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -77,11 +75,11 @@ std::string frame_line(std::string_view line) {
   while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
   const std::string number(line.substr(0, i));
   std::string_view rest = trim(line.substr(i));
-  if (starts_with(rest, "0x")) {
+  if (std::string_view(rest).starts_with("0x")) {
     std::size_t j = 2;
     while (j < rest.size() && std::isxdigit(static_cast<unsigned char>(rest[j]))) ++j;
     rest = trim(rest.substr(j));
-    if (starts_with(rest, "in ")) rest = trim(rest.substr(3));
+    if (std::string_view(rest).starts_with("in ")) rest = trim(rest.substr(3));
   }
   return "  " + number + " " + std::string(rest.empty() ? "??" : rest);
 }
@@ -117,7 +115,7 @@ bool run_debugger(const std::vector<std::string>& argv, Clock::time_point deadli
 
   std::vector<std::string> env_store;
   for (char** e = environ; e && *e; ++e)
-    if (!starts_with(*e, "DEBUGINFOD_URLS=")) env_store.emplace_back(*e);
+    if (!std::string_view(*e).starts_with("DEBUGINFOD_URLS=")) env_store.emplace_back(*e);
   std::vector<char*> envp, args;
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -190,16 +188,16 @@ std::vector<std::string> trim_stack_output(std::string_view raw) {
     const std::string_view full = raw.substr(0, nl);
     raw = nl == std::string_view::npos ? std::string_view() : raw.substr(nl + 1);
     const std::string_view line = trim(full);
-    if (starts_with(line, "TID ") && line.back() == ':') {  // eu-stack
+    if (std::string_view(line).starts_with("TID ") && line.back() == ':') {  // eu-stack
       threads.push_back({"Thread " + std::string(trim(line.substr(4, line.size() - 5))) + ":", {}});
-    } else if (starts_with(line, "Thread ") && line.back() == ':' &&
+    } else if (std::string_view(line).starts_with("Thread ") && line.back() == ':' &&
                (line.find("(LWP ") != std::string_view::npos || line.find("(process ") != std::string_view::npos)) {
       gdb = true;
       threads.push_back({gdb_thread_header(line), {}});
     } else if (is_frame(line)) {
       if (threads.empty()) threads.push_back({"Thread:", {}});
       threads.back().frames.push_back(frame_line(line));
-    } else if (!gdb && starts_with(full, "    ") && !line.empty() && !threads.empty() &&
+    } else if (!gdb && std::string_view(full).starts_with("    ") && !line.empty() && !threads.empty() &&
                !threads.back().frames.empty()) {
       threads.back().frames.back() += " at " + std::string(line);  // eu-stack -s: the frame's source line
     }
@@ -243,7 +241,7 @@ StackSnapshot take_stack_snapshot(pid_t pid, Nanos limit) {
     ::kill(pid, SIGCONT);  // a debugger killed while attached may leave the fork stopped
     std::vector<std::string> lines = trim_stack_output(raw);
     const bool has_frame =
-        std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return starts_with(l, "  #"); });
+        std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("  #"); });
     if (ran && has_frame) {
       snap.lines = std::move(lines);
       snap.tool = tool.name;

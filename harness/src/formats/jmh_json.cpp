@@ -9,6 +9,7 @@
 #include "formats/machine_json.hpp"
 #include "formats/numbers.hpp"
 #include "formats/renderers.hpp"
+#include "formats/robust_json.hpp"
 #include "formats/tidy_json.hpp"
 #include "model/allocator_state.hpp"
 #include "stats/time_per_op.hpp"
@@ -237,6 +238,10 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
     p["forks"] = run.precision->forks;
     p["iterations"] = run.precision->iterations;
     p["plannedIterationsPerFork"] = run.precision->planned_iterations;
+    if (run.precision->robust) {
+      p["of"] = "robustEstimate";
+      p["betweenForkDrift"] = std::isnan(run.precision->drift) ? Json() : Json(run.precision->drift);
+    }
     j["precision"] = p;
   }
   if (agg.has_results()) {
@@ -258,6 +263,7 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
     s["method"] = stats::kSubwindowMethod;
     j["subwindowMedian"] = std::move(s);
   }
+  if (agg.robust.available) j["robustEstimate"] = robust_estimate_json(agg.robust, agg.primary.unit);
   if (agg.cpu_time) j["cpuTimeNorm"] = metric_json(*agg.cpu_time, agg.cpu_time->unit, true, false);
   if (agg.total_time) j["totalTimeNorm"] = metric_json(*agg.total_time, agg.total_time->unit, true, false);
   j["disturbance"] = disturbance_json(agg);

@@ -26,6 +26,7 @@
 #include "report/score_format.hpp"
 #include "report/summary_table.hpp"
 #include "stats/aggregate.hpp"
+#include "stats/nan.hpp"
 #include "stats/precision.hpp"
 
 #include <fmt/format.h>
@@ -99,6 +100,9 @@ class RunLoop {
       if (cl_.precision) {  // each fork's share of -maxTime, for its own iterations (-f 0: all of it)
         plan.params.precision = *cl_.precision;
         plan.params.precision_budget = max_time() / std::max(1, plan.params.forks);
+        plan.params.precision_robust = cl_.precision_robust;
+        // :robust targets the clean sub-window estimate: sub-windows on unless chosen.
+        if (cl_.precision_robust && plan.params.subwindow.count() == 0) plan.params.subwindow = kSubwindowAuto;
       }
     }
     write_failed_.assign(setup_.writers.size(), false);
@@ -220,8 +224,8 @@ class RunLoop {
 
   static double precision_reached(const BenchmarkRunResult& run) {
     const auto agg = stats::aggregate(run);
-    return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score)
-                                                        : std::numeric_limits<double>::quiet_NaN();
+    if (run.params.precision_robust) return agg.robust.available ? agg.robust.relative_half_width() : kNaN;
+    return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score) : kNaN;
   }
 
   /// The `# Precision:` line and run.precision. `host_why` is the fork loop's reason
@@ -254,14 +258,25 @@ class RunLoop {
     else if (out.stopped_by == "timeBudget")
       because = "the time budget (-maxTime " + report::format_time(max_time()) + ") ran out";
     else because = "a fork failed or the run was interrupted";
+    std::string drift;
+    if (bp.precision_robust) {
+      out.robust = true;
+      const auto agg = stats::aggregate(run);
+      if (agg.robust.available && agg.robust.by_fork) out.drift = agg.robust.cluster_spread;
+      if (!std::isnan(out.drift) && out.drift > out.target)
+        drift = fmt::format(". The forks' robust estimates differ by {:.2f} % (SD), more than the target: the "
+                            "machine drifts between forks, and a run at another time may differ by that much",
+                            out.drift * 100);
+    }
     output_.println(fmt::format(
-        "# Precision: target ±{:.2f} %, reached ±{} with {} measurement iteration{} ({} planned per fork) {}; "
-        "stopped because {}",
-        out.target * 100, std::isnan(out.reached) ? std::string("n/a") : fmt::format("{:.2f} %", out.reached * 100),
+        "# Precision: target ±{:.2f} %{}, reached ±{} with {} measurement iteration{} ({} planned per fork) {}; "
+        "stopped because {}{}",
+        out.target * 100, out.robust ? fmt::format(" of the robust estimate ({:.0f} %)", stats::kRobustConfidence * 100) : "",
+        std::isnan(out.reached) ? std::string("n/a") : fmt::format("{:.2f} %", out.reached * 100),
         out.iterations, out.iterations == 1 ? "" : "s", out.planned_iterations,
         bp.forks == 0 ? std::string("in the host process (-f 0)")
                       : fmt::format("in {} fork{}", out.forks, out.forks == 1 ? "" : "s"),
-        because));
+        because, drift));
     run.precision = out;
   }
 

@@ -4,6 +4,7 @@
 // floor 0.001, exactly as JMH prints it, while its table row leaves Error blank.
 #include "report/result_block.hpp"
 
+#include "report/robust_line.hpp"
 #include "report/score_format.hpp"
 #include "stats/histogram_statistics.hpp"
 
@@ -91,19 +92,7 @@ std::string result_blocks(std::string_view benchmark, const stats::AggregatedBen
   }
   // cmh's own figures: error bars that see fork-to-fork variance, a robust score,
   // CPU time beside wall time, and whether other work disturbed the measurement.
-  if (b.primary.n > 0 && !b.primary.has_distribution) {
-    const auto& fi = b.fork_interval;
-    std::string line = fmt::format("Robust \"{}\": median {} {}", benchmark, format_score(b.median), b.primary.unit);
-    if (!std::isnan(fi.error))
-      line += fmt::format("; fork-aware {} ±(99.9%) {} {} over {} forks ({})", format_score(fi.score),
-                          format_error(fi.error), b.primary.unit, fi.forks, stats::kForkIntervalMethod);
-    else
-      line += "; fork-aware interval: needs 2 forks";
-    if (const auto& sw = b.subwindow)
-      line += fmt::format("; sub-window median {} {} ({} sub-windows of ~{} in {} iterations)", format_score(sw->score),
-                          b.primary.unit, sw->subwindows, format_time(Nanos(sw->target_ns)), sw->iterations);
-    out += line + "\n\n";
-  }
+  if (b.primary.n > 0 && !b.primary.has_distribution) out += robust_line(benchmark, b) + "\n\n";
   if (b.cpu_time) {
     out += fmt::format("CPU time \"{}:cpu.time.norm\" (CPU time of all threads per op):\n", benchmark);
     out += simple_block(*b.cpu_time) + "\n";

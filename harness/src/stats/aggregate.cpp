@@ -223,6 +223,7 @@ AggregatedBenchmark aggregate(const BenchmarkRunResult& run) {
   out.fork_interval = fork_interval(out.primary.raw_by_fork);
   out.median = median_of(out.primary.raw_by_fork);
   out.subwindow = subwindow_median(run.params, forks);
+  out.robust = robust_estimate(run.params, forks, out.primary.raw_by_fork, out.disturbance);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cmh/result.hpp>
 
 #include "stats/disturbance.hpp"
+#include "stats/robust_estimate.hpp"
 #include "stats/robust_interval.hpp"
 #include "stats/statistics.hpp"
 
@@ -55,6 +56,7 @@ struct AggregatedBenchmark {
   ForkInterval fork_interval;
   double median = 0;
   std::optional<SubwindowMedian> subwindow;  ///< -subwin's median of sub-windows
+  RobustEstimate robust;  ///< the undisturbed cost per op and its interval (stats/robust_estimate.hpp)
   bool has_results() const { return primary.n > 0; }
 };
 

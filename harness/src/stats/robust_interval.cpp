@@ -43,6 +43,21 @@ double median_in_place(double* first, double* last) {
   return (*std::max_element(first, mid) + *mid) / 2.0;
 }
 
+double interquartile_mean_in_place(double* first, double* last) {
+  const std::ptrdiff_t n = last - first;
+  if (n <= 0) return std::numeric_limits<double>::quiet_NaN();
+  const std::ptrdiff_t cut = n / 4;
+  double* lo = first + cut;
+  double* hi = last - cut;
+  if (cut > 0) {
+    std::nth_element(first, lo, last);   // [first, lo) are the smallest cut
+    std::nth_element(lo, hi, last);      // [hi, last) are the largest cut
+  }
+  double sum = 0;
+  for (double* p = lo; p != hi; ++p) sum += *p;
+  return sum / static_cast<double>(hi - lo);
+}
+
 std::optional<SubwindowMedian> subwindow_median(const BenchmarkParams& params,
                                                 const std::vector<const ForkResult*>& forks) {
   std::vector<double> medians;
@@ -52,11 +67,12 @@ std::optional<SubwindowMedian> subwindow_median(const BenchmarkParams& params,
       if (std::isnan(it.subwindow_median) || it.subwindows <= 0) continue;
       medians.push_back(it.subwindow_median);
       out.subwindows += it.subwindows;
+      out.target_ns = std::max(out.target_ns, it.subwindow_length_ns);  // -subwin auto: as resolved
     }
   if (medians.empty()) return std::nullopt;
   out.iterations = static_cast<int>(medians.size());
   out.score = median_in_place(medians.data(), medians.data() + medians.size());
-  out.target_ns = params.subwindow.count();
+  if (out.target_ns == 0) out.target_ns = params.subwindow.count();
   return out;
 }
 

@@ -17,7 +17,7 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update wire/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update wire/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update wire/codec.cpp");
-static_assert(sizeof(IterationResult) == 320, "IterationResult changed: update wire/codec.cpp");
+static_assert(sizeof(IterationResult) == 352, "IterationResult changed: update wire/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
 static_assert(sizeof(Failure) == 152, "Failure changed: update wire/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 368, "BenchmarkParams changed: update wire/codec.cpp");
@@ -106,6 +106,7 @@ void encode(ByteWriter& w, const BenchmarkParams& v) {
   w.put_f64(v.precision);
   w.put_i64(v.precision_budget.count());
   w.put_string(v.pin);
+  w.put_bool(v.precision_robust);
 }
 
 void decode(ByteReader& r, BenchmarkParams& v) {
@@ -136,6 +137,7 @@ void decode(ByteReader& r, BenchmarkParams& v) {
   v.precision = r.get_f64();
   v.precision_budget = Nanos(r.get_i64());
   v.pin = r.get_string();
+  v.precision_robust = r.get_bool();
 }
 
 void encode(ByteWriter& w, const ThreadMeasurement& v) {
@@ -208,6 +210,10 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_f64(v.host.idle_share);
   w.put_f64(v.subwindow_median);
   w.put_i64(v.subwindows);
+  w.put_f64(v.subwindow_clean_mean);
+  w.put_i64(v.subwindows_rejected);
+  w.put_i64(v.subwindow_length_ns);
+  w.put_u8(v.subwindow_evidence);
   w.put_string(v.label);
 }
 
@@ -235,6 +241,10 @@ void decode(ByteReader& r, IterationResult& v) {
   v.host.idle_share = r.get_f64();
   v.subwindow_median = r.get_f64();
   v.subwindows = r.get_i64();
+  v.subwindow_clean_mean = r.get_f64();
+  v.subwindows_rejected = r.get_i64();
+  v.subwindow_length_ns = r.get_i64();
+  v.subwindow_evidence = r.get_u8();
   v.label = r.get_string();
 }
 

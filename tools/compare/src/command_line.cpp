@@ -35,6 +35,9 @@ Options:
                             l1miss, llmiss, branchmiss); the miss counts gate only so
   --icount-limit METRIC=N   fail when the new count per op exceeds N (hard limit)
   --icount-limit METRIC=+N  fail when the count per op grew by more than N
+  --metric score|robust     what stands for each benchmark: JMH's score (default), or
+                            cmh's robust estimate of the undisturbed cost (cmh.robustEstimate,
+                            its per-iteration values as the samples); --threshold gates it
   --alpha A                 significance level, and 1-A for the intervals (default 0.05)
   --test welch|u|both       which test decides "significant" (default welch)
   --ignore-param KEY        leave parameter KEY out of the matching (repeatable)
@@ -91,6 +94,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         cl.options.metric_thresholds[key] =
             limit == "off" ? std::nullopt : std::optional<double>(parse_percent(limit, a + " " + metric + "="));
       }
+    } else if (a == "--metric") {
+      const std::string& v = value();
+      if (v != "score" && v != "robust") throw InputError("--metric " + v + ": expected score or robust");
+      cl.options.robust = v == "robust";
     } else if (a == "--icount-threshold") {
       parse_icount_threshold(value(), cl.options.icount);
     } else if (a == "--icount-limit") {

@@ -135,13 +135,19 @@ BenchmarkComparison compare_records(const Record& base, const Record& contender,
     bc.skipped = base.failed ? "failed in the base run" : "failed in the new run";
     return bc;
   }
-  const auto factor = unit_factor(contender.primary.unit, base.primary.unit);
-  if (!factor) {
-    bc.skipped = "units differ (" + base.primary.unit + " vs " + contender.primary.unit + ")";
+  if (o.robust && (!base.robust || !contender.robust)) {
+    bc.skipped = std::string("no robust estimate (cmh.robustEstimate) in the ") + (base.robust ? "new" : "base") + " run";
     return bc;
   }
-  MetricComparison primary = compare_metric(base.primary, scaled(contender.primary, *factor), o, true);
-  if (*factor != 1.0) primary.note = "new converted from " + contender.primary.unit;
+  const Metric& base_primary = o.robust ? *base.robust : base.primary;
+  const Metric& new_primary = o.robust ? *contender.robust : contender.primary;
+  const auto factor = unit_factor(new_primary.unit, base_primary.unit);
+  if (!factor) {
+    bc.skipped = "units differ (" + base_primary.unit + " vs " + new_primary.unit + ")";
+    return bc;
+  }
+  MetricComparison primary = compare_metric(base_primary, scaled(new_primary, *factor), o, true);
+  if (*factor != 1.0) primary.note = "new converted from " + new_primary.unit;
   bc.metrics.push_back(std::move(primary));
   for (const auto& s : contender.secondaries) {
     const auto it = std::find_if(base.secondaries.begin(), base.secondaries.end(),

@@ -25,6 +25,7 @@ struct CompareOptions {
   double threshold = 0.0;
   std::map<std::string, std::optional<double>> metric_thresholds;  ///< by metric key
   std::set<std::string> ignore_params;
+  bool robust = false;  ///< --metric robust: the robust estimate stands in for the score
   IcountGates icount;  ///< counted metrics (-prof icount), compared by their difference
 };
 

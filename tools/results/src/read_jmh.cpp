@@ -57,6 +57,24 @@ Metric read_metric(const Json& m, const std::string& label, bool primary, const 
   return out;
 }
 
+/// cmh.robustEstimate as a metric: its score, half its interval as the error, its
+/// per-iteration values as the raw data, the primary's unit and direction.
+Metric read_robust(const Json& e, const Metric& primary, const JsonReader& in, const std::string& where) {
+  if (!e.is_object()) in.fail(where, "is not an object");
+  Metric m;
+  m.label = "robust";
+  m.key = "robust";
+  m.score = in.number(in.member(e, "score", where), where + ".score");
+  m.unit = in.string(e, "scoreUnit", where);
+  const Json& interval = in.member(e, "interval", where);
+  if (!interval.is_array() || interval.size() != 2) in.fail(where, "\"interval\" is not [low, high]");
+  const double lo = in.number(interval[0], where + ".interval"), hi = in.number(interval[1], where + ".interval");
+  m.error = (hi - lo) / 2;
+  m.raw = raw_scores(e, in, where);
+  m.higher_is_better = primary.higher_is_better;
+  return m;
+}
+
 /// -prof icount writes its counting model into each counted metric's note, before " | ".
 void read_icount_models(const Json& cmh, Record& rec) {
   const auto notes = cmh.find("notes");
@@ -94,6 +112,8 @@ void read_jmh_records(const Json& doc, const JsonReader& in, ResultFile& out) {
     read_disturbance_flags(r, rec);
     if (const auto c = r.find("cmh"); c != r.end() && c->is_object()) {
       any_cmh = true;
+      if (const auto e = c->find("robustEstimate"); e != c->end())
+        rec.robust = read_robust(*e, rec.primary, in, where + ".cmh.robustEstimate");
       read_icount_models(*c, rec);
       if (const auto f = c->find("failed"); f != c->end() && f->is_boolean()) rec.failed = f->get<bool>();
       if (i == 0)

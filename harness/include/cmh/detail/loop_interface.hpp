@@ -88,10 +88,13 @@ struct alignas(128) WorkerTally {
   std::int64_t voluntary_switches = -1;
   std::int64_t run_delay_ns = -1;          ///< run-queue wait (schedstat); -1: not measured
   /// -subwin: ns per call of each recorded sub-window, into a buffer sized before the
-  /// window opens; nullptr: the plain timed loop.
+  /// window opens (subwindow_log.hpp: clean ones from the front, rejected ones from the
+  /// back); nullptr: the plain timed loop.
   double* subwindows = nullptr;
   std::uint32_t subwindow_capacity = 0;
-  std::uint32_t subwindow_count = 0;
+  std::uint32_t subwindow_count = 0;     ///< recorded, clean and rejected
+  std::uint32_t subwindow_rejected = 0;  ///< of those, at the buffer's end
+  std::uint8_t subwindow_evidence = 0;   ///< WindowEvidence of the loop's probe
   std::int64_t subwindow_target_ns = 0;
   bool arrived = false;
   bool finished_measuring = false;

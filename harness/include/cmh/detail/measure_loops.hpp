@@ -22,6 +22,7 @@
 #include <cmh/detail/loop_interface.hpp>
 #include <cmh/detail/paused_allocations.hpp>
 #include <cmh/detail/state_graph.hpp>
+#include <cmh/detail/subwindow_log.hpp>
 #include <cmh/detail/type_list.hpp>
 
 #include <atomic>
@@ -123,36 +124,49 @@ struct Loops {
   /// -subwin's timed loop: the body in chunks, the clock read after each. A chunk
   /// doubles while it takes under half the target (those are not recorded) and halves
   /// when one takes over four times the target; the others are recorded as ns per call
-  /// while the buffer lasts. Inside a chunk each call is followed by the stop flag's
-  /// acquire load, as in time_loop: the body cannot be hoisted or folded out of the
-  /// chunk, and the window closes as promptly. Selected once per iteration, outside the window.
+  /// while the buffer lasts, each with the probe's word on whether the thread was
+  /// switched out in it (subwindow_log.hpp). Inside a chunk each call is followed by the
+  /// stop flag's acquire load, as in time_loop: the body cannot be hoisted or folded out
+  /// of the chunk, and the window closes as promptly. Selected once per iteration,
+  /// outside the window.
   static std::uint64_t time_loop_windows(const void* ptrs, const WorkerView&, const std::atomic<bool>& stop,
                                          WorkerTally& t) {
     const Ptrs& p = *static_cast<const Ptrs*>(ptrs);
     const std::int64_t target = t.subwindow_target_ns;
+    WindowProbe probe = this_thread_window_probe();
+    SubwindowLog log{t.subwindows, t.subwindow_capacity};
     std::uint64_t n = 0;
     std::uint64_t chunk = 1;
+    probe.arm();
     std::int64_t last = now_ns();
     bool stopped = false;
     do {
       std::uint64_t calls = 0;
+      // Two predicted branches per call, as time_loop has one: without the hints GCC 12
+      // merged both tests into setcc/and here, which doubled an empty body's cost.
       do {
         call(p);
         ++calls;
         stopped = stop.load(std::memory_order_acquire);
-      } while (calls < chunk && !stopped);
+      } while (__builtin_expect(!stopped, 1) && __builtin_expect(calls < chunk, 1));
       n += calls;
       const std::int64_t now = now_ns();
+      const bool switched = probe.check();
       const std::int64_t took = now - last;
-      last = now;
+      // The fallback's system call stays out of the next window (not out of the iteration's).
+      last = probe.costly() ? now_ns() : now;
       if (took * 2 < target) {
+        log.skip(switched);
         if (chunk < (std::uint64_t{1} << 40)) chunk *= 2;
         continue;
       }
-      if (t.subwindow_count < t.subwindow_capacity)
-        t.subwindows[t.subwindow_count++] = static_cast<double>(took) / static_cast<double>(calls);
+      log.add(static_cast<double>(took) / static_cast<double>(calls), switched);
       if (took > 4 * target && chunk > 1) chunk /= 2;
     } while (!stopped);
+    probe.disarm();
+    t.subwindow_count = log.clean + log.rejected;
+    t.subwindow_rejected = log.rejected;
+    t.subwindow_evidence = static_cast<std::uint8_t>(probe.evidence());
     return n;
   }
 

@@ -52,6 +52,9 @@ struct Record {
   int threads = 1;
   Metric primary;
   std::vector<Metric> secondaries;
+  /// cmh's robust estimate (cmh.robustEstimate), compared instead of the score with
+  /// --metric robust; its raw values are the per-iteration values it is made of.
+  std::optional<Metric> robust;
   bool failed = false;
   /// What the record ran on, in one vocabulary whatever the format (see environment.cpp):
   /// compiler, compilerFlags, buildType, cpuModel, cpuCount, kernel, numaMode,

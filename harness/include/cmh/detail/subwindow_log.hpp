@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// -subwin's record of one worker's sub-windows, and the evidence that says which of
+// them the thread spent entirely on its CPU.
+//
+// WindowProbe answers "was this thread switched out since I last asked?" once per
+// sub-window. Where glibc registered rseq for the thread (glibc 2.35+, Linux 4.18+),
+// the kernel answers it: the thread's rseq_cs word is pointed at a descriptor whose
+// code range is empty, and the rseq ABI (include/uapi/linux/rseq.h) has the kernel set
+// that word back to NULL whenever it preempts the thread, migrates it or delivers it a
+// signal outside the range. Arming and checking is one store and one load per window.
+// Elsewhere the thread's context switch count (getrusage(RUSAGE_THREAD), a system call)
+// stands in; without either, no window is rejected.
+//
+// SubwindowLog keeps the windows in one buffer sized before the timed window opens:
+// the clean ones from the front, the rejected ones from the back. A window is rejected
+// when the thread was switched out during it, or during the window before (the first
+// window after a switch refills the caches the other task used).
+#pragma once
+
+#include <cstdint>
+
+namespace cmh::detail {
+
+/// A thread's clean median needs at least this many clean windows in the iteration.
+inline constexpr std::uint32_t kMinCleanSubwindows = 5;
+
+/// How a sub-window's descheduling is seen (IterationResult::subwindow_evidence).
+enum class WindowEvidence : std::uint8_t { none = 0, rseq = 1, getrusage = 2 };
+
+struct WindowProbe {
+  volatile std::uint64_t* word = nullptr;   ///< this thread's rseq_cs; nullptr: no rseq
+  std::uint64_t token = 0;                  ///< the descriptor's address, as armed
+  std::int64_t (*switches)() noexcept = nullptr;  ///< the fallback's counter; nullptr: none
+  std::int64_t last = 0;
+
+  WindowEvidence evidence() const {
+    return word != nullptr ? WindowEvidence::rseq
+                           : switches != nullptr ? WindowEvidence::getrusage : WindowEvidence::none;
+  }
+  /// True when checking costs a system call: the loop then keeps it out of the next window.
+  bool costly() const { return word == nullptr && switches != nullptr; }
+  void arm() noexcept {
+    if (word != nullptr) *word = token;
+    else if (switches != nullptr) last = switches();
+  }
+  /// Was the thread switched out since arm() or the last check? Re-arms.
+  bool check() noexcept {
+    if (word != nullptr) {
+      const bool out = *word != token;
+      *word = token;
+      return out;
+    }
+    if (switches != nullptr) {
+      const std::int64_t now = switches();
+      const bool out = now != last;
+      last = now;
+      return out;
+    }
+    return false;
+  }
+  /// Leaves the rseq word as glibc expects it between critical sections: NULL.
+  void disarm() noexcept {
+    if (word != nullptr && *word == token) *word = 0;
+  }
+};
+
+/// The calling thread's probe: rseq where registered, else getrusage, else none.
+/// Out of line (engine/window_probe.cpp); called once per iteration by -subwin's loop.
+WindowProbe this_thread_window_probe() noexcept;
+
+struct SubwindowLog {
+  double* buffer = nullptr;
+  std::uint32_t capacity = 0;
+  std::uint32_t clean = 0;     ///< at buffer[0, clean)
+  std::uint32_t rejected = 0;  ///< at buffer[capacity - rejected, capacity)
+  bool after_switch = false;   ///< the last window (recorded or not) saw a switch
+
+  /// One window of `per_call` ns per call; `switched`: the thread was switched out in it.
+  void add(double per_call, bool switched) noexcept {
+    const bool reject = switched || after_switch;
+    after_switch = switched;
+    if (clean + rejected >= capacity) return;
+    if (reject) buffer[capacity - 1 - rejected++] = per_call;
+    else buffer[clean++] = per_call;
+  }
+  /// A chunk too short to record: only its evidence counts, for the window after it.
+  void skip(bool switched) noexcept { after_switch = after_switch || switched; }
+};
+
+}  // namespace cmh::detail

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+// The robust estimate on synthetic data with a known undisturbed cost (no clock is
+// read): -subwin's window rejection (SubwindowLog), the clean windows' interquartile mean under injected
+// bursts of several lengths, coverage of the truth at the stated 95 % with a narrow
+// interval where the median of all windows misses it, and the method the evidence
+// chooses when there are no clean sub-windows.
+#include <doctest/doctest.h>
+
+#include <cmh/detail/subwindow_log.hpp>
+
+#include "stats/aggregate.hpp"
+#include "stats/disturbance.hpp"
+#include "stats/robust_estimate.hpp"
+#include "synthetic_runs.hpp"
+
+#include <cmath>
+#include <vector>
+
+using cmh::ForkResult;
+using cmh::IterationResult;
+using cmh::ThreadMeasurement;
+using cmh::detail::SubwindowLog;
+using cmh::stats::RobustMethod;
+
+TEST_CASE("window rejection: a switched-out window and the one after it go to the buffer's end") {
+  std::vector<double> buffer(8, 0.0);
+  SubwindowLog log{buffer.data(), 8};
+  log.add(10, false);
+  log.add(90, true);   // switched out
+  log.add(12, false);  // right after: refilling caches
+  log.add(11, false);
+  log.skip(true);      // a chunk too short to record, switched out
+  log.add(13, false);  // right after it
+  log.add(10.5, false);
+  CHECK(log.clean == 3);
+  CHECK(log.rejected == 3);
+  CHECK(buffer[0] == 10);
+  CHECK(buffer[1] == 11);
+  CHECK(buffer[2] == 10.5);
+  CHECK(buffer[7] == 90);
+  CHECK(buffer[6] == 12);
+  CHECK(buffer[5] == 13);
+}
+
+TEST_CASE("window rejection: a full buffer stops recording, the evidence still counts") {
+  std::vector<double> buffer(3, 0.0);
+  SubwindowLog log{buffer.data(), 3};
+  for (int i = 0; i < 10; ++i) log.add(1 + i, i == 5);
+  CHECK(log.clean + log.rejected == 3);
+  CHECK(log.clean == 3);
+  log.add(100, false);
+  CHECK(log.after_switch == false);
+}
+
+TEST_CASE("window rejection: bursts of several lengths, the clean windows' mean stays on the truth") {
+  for (double length : {0.2, 2.0, 20.0})
+    for (double probability : {0.1, 0.3}) {
+      synthetic::Model m;
+      m.windows = 2000;
+      m.burst_windows = length;
+      m.burst_probability = probability;
+      m.refill_penalty = 0.1;
+      m.silent_probability = 0.02;
+      m.silent_penalty = 0.3;
+      synthetic::Random rng(7);
+      auto it = synthetic::iteration(m, m.truth, rng);
+      INFO("bursts of " << length << " windows in " << probability * 100 << " % of windows");
+      // Rejected: the bursts and the window after each (fewer where bursts follow each other).
+      CHECK(it.log.rejected > 0.9 * (2 * probability - probability * probability) * m.windows);
+      CHECK(it.log.rejected < 1.1 * 2 * probability * m.windows);
+      CHECK(it.clean_mean() == doctest::Approx(m.truth).epsilon(0.005));
+      // All windows: the bursts and refills drag the median.
+      if (probability >= 0.3) CHECK(it.all_median() > 1.04 * m.truth);
+    }
+}
+
+namespace {
+
+struct Coverage {
+  int runs = 0, held = 0;
+  std::vector<double> half_widths, errors;
+  double share() const { return static_cast<double>(held) / runs; }
+  static double median(std::vector<double> v) {
+    return cmh::stats::median_in_place(v.data(), v.data() + v.size());
+  }
+};
+
+/// The robust interval over `runs` synthetic runs: the clean windows' means, or every window's median.
+Coverage cover(const synthetic::Model& m, int runs, std::uint64_t seed, bool clean) {
+  synthetic::Random rng(seed);
+  Coverage c;
+  for (int r = 0; r < runs; ++r) {
+    auto run = synthetic::run(m, rng);
+    cmh::stats::RobustEstimate est;
+    cmh::stats::interval_over(clean ? run.clean : run.all, est);
+    ++c.runs;
+    c.held += est.low <= m.truth && m.truth <= est.high ? 1 : 0;
+    c.half_widths.push_back(est.relative_half_width());
+    c.errors.push_back(std::fabs(est.score / m.truth - 1));
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("robust interval: 95 % coverage and a narrow interval under bursts of several lengths") {
+  for (double length : {0.3, 3.0, 30.0}) {
+    synthetic::Model m;
+    m.burst_windows = length;
+    m.burst_probability = 0.3;  // the bursty load's 1.5 switches per ms, in 200 us windows
+    m.refill_penalty = 0.1;
+    m.silent_probability = 0.01;
+    m.silent_penalty = 0.3;
+    auto robust = cover(m, 200, 41 + static_cast<std::uint64_t>(length), true);
+    INFO("bursts of " << length << " windows: coverage " << robust.share() << ", median half-width "
+                      << Coverage::median(robust.half_widths));
+    CHECK(robust.share() >= 0.91);
+    CHECK(Coverage::median(robust.half_widths) < 0.10);
+    CHECK(Coverage::median(robust.errors) < 0.02);
+    // The median of every window, with the same clustering: narrow, and beside the truth.
+    auto all = cover(m, 200, 41 + static_cast<std::uint64_t>(length), false);
+    INFO("all windows: coverage " << all.share());
+    CHECK(all.share() < 0.5);
+  }
+}
+
+TEST_CASE("robust interval: without per-window evidence nothing is rejected, and the bursts show") {
+  synthetic::Model m;
+  m.burst_windows = 3;
+  m.burst_probability = 0.3;
+  m.refill_penalty = 0.1;
+  m.evidence = false;
+  auto c = cover(m, 100, 51, true);
+  CHECK(c.share() < 0.5);
+}
+
+TEST_CASE("robust interval: one fork, clustered by iteration: 95 % of its own fork, blind to others") {
+  synthetic::Model m;
+  m.forks = 1;
+  m.iterations = 20;
+  m.iteration_sd = 0.01;
+  m.burst_probability = 0.2;
+  m.refill_penalty = 0.1;
+  m.fork_sd = 0;  // a fork is the machine's undisturbed cost: the interval should hold it
+  auto alone = cover(m, 300, 61, true);
+  INFO("one fork, no fork offsets: " << alone.share());
+  CHECK(alone.share() >= 0.91);
+  CHECK(alone.share() <= 0.99);
+  m.fork_sd = 0.02;  // forks differ: one fork's interval cannot see it, as its note says
+  auto blind = cover(m, 300, 62, true);
+  INFO("one fork, forks differing by 2 %: " << blind.share());
+  CHECK(blind.share() < 0.6);
+}
+
+TEST_CASE("robust interval: one fork is clustered by iteration and says so") {
+  cmh::stats::RobustEstimate est;
+  cmh::stats::interval_over({{10, 10.2, 9.8, 10.1, 9.9}}, est);
+  CHECK_FALSE(est.by_fork);
+  CHECK(est.clusters == 5);
+  CHECK(est.score == doctest::Approx(10));
+  CHECK(est.low < 10);
+  CHECK(est.high > 10);
+  cmh::stats::interval_over({{10, 11}, {}, {12}}, est);
+  CHECK(est.by_fork);
+  CHECK(est.clusters == 2);
+}
+
+// ---- The method the evidence chooses ----
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+ThreadMeasurement thread(std::int64_t window_ns, std::int64_t cpu_ns, std::uint64_t ops, std::int64_t voluntary = 0,
+                         std::int64_t involuntary = 0) {
+  ThreadMeasurement t;
+  t.measured_ops = ops;
+  t.duration_ns = t.window_ns = window_ns;
+  t.cpu_ns = cpu_ns;
+  t.voluntary_switches = voluntary;
+  t.involuntary_switches = involuntary;
+  t.run_delay_ns = window_ns - cpu_ns;
+  return t;
+}
+
+/// A 200 ms iteration of 2 ns ops: `cpu_share` of the window on the CPU, others using
+/// the rest (the disturbance rule's evidence), the primary the wall time per op.
+IterationResult iteration(double cpu_share, double clean_mean = std::nan(""), std::int64_t windows = 0,
+                          std::int64_t voluntary = 0) {
+  IterationResult it;
+  const std::int64_t cpu = static_cast<std::int64_t>(200 * kMs * cpu_share);
+  it.threads = {thread(200 * kMs, cpu, 100'000'000 * cpu_share, voluntary)};
+  it.measured_ops = it.threads[0].measured_ops;
+  it.primary.value = 200.0 * kMs / static_cast<double>(it.measured_ops);
+  it.host.others_share = 1 - cpu_share;
+  it.host.idle_share = 0;
+  it.subwindow_clean_mean = clean_mean;
+  it.subwindows = windows;
+  it.subwindows_rejected = windows / 4;
+  it.subwindow_length_ns = windows > 0 ? 30'000 : 0;
+  it.subwindow_evidence = windows > 0 ? 1 : 0;
+  return it;
+}
+
+cmh::stats::RobustEstimate estimate(const cmh::BenchmarkParams& p, const std::vector<ForkResult>& forks) {
+  std::vector<const ForkResult*> pointers;
+  for (const auto& f : forks) pointers.push_back(&f);
+  std::vector<std::vector<double>> primary;
+  for (const auto& f : forks) {
+    auto& row = primary.emplace_back();
+    for (const auto& it : f.measurement) row.push_back(it.primary.value);
+  }
+  return cmh::stats::robust_estimate(p, pointers, primary, cmh::stats::summarise_disturbance(pointers));
+}
+
+cmh::BenchmarkParams avgt_ns() {
+  cmh::BenchmarkParams p;
+  p.mode = cmh::BenchmarkMode::average_time;
+  p.time_unit = cmh::TimeUnit::ns;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("robust estimate: clean sub-windows when at least half the iterations have a mean of them") {
+  std::vector<ForkResult> forks(3);
+  const double clean[3][3] = {{2.0, 2.01, 1.99}, {2.02, 2.0, 2.01}, {1.98, 2.0, 1.99}};
+  for (int f = 0; f < 3; ++f)
+    for (int i = 0; i < 3; ++i) forks[f].measurement.push_back(iteration(0.5, clean[f][i], 6000));
+  forks[2].measurement.push_back(iteration(0.5, std::nan(""), 6000));  // too few clean windows
+  auto p = avgt_ns();
+  p.subwindow = cmh::kSubwindowAuto;
+  const auto r = estimate(p, forks);
+  REQUIRE(r.available);
+  CHECK(r.method == RobustMethod::clean_subwindows);
+  CHECK(r.by_fork);
+  CHECK(r.clusters == 3);
+  CHECK(r.score == doctest::Approx((2.0 + 2.01 + 1.99) / 3));
+  CHECK(r.low < 2.0);
+  CHECK(r.high > 2.0);
+  CHECK(r.evidence.iterations == 10);
+  CHECK(r.evidence.clean_iterations == 9);
+  CHECK(r.evidence.iterations_used == 9);
+  CHECK(r.evidence.subwindows == 60000);
+  CHECK(r.evidence.rejected == 15000);
+  CHECK(r.evidence.window_evidence == 1);
+  CHECK(r.evidence.likely_inflated);  // the wall-clock score is 4 ns/op
+  CHECK(r.raw_by_fork[2].size() == 3);
+}
+
+TEST_CASE("robust estimate: without sub-windows, a quiet run's iteration scores") {
+  std::vector<ForkResult> forks(2);
+  for (auto& f : forks)
+    for (int i = 0; i < 4; ++i) f.measurement.push_back(iteration(1.0));
+  const auto r = estimate(avgt_ns(), forks);
+  CHECK(r.method == RobustMethod::iteration_scores);
+  CHECK(r.score == doctest::Approx(2.0));
+  CHECK(r.note.empty());
+}
+
+TEST_CASE("robust estimate: a disturbed run without clean windows falls back to CPU time per op") {
+  std::vector<ForkResult> forks(3);
+  for (auto& f : forks)
+    for (int i = 0; i < 3; ++i) f.measurement.push_back(iteration(0.5));
+  auto r = estimate(avgt_ns(), forks);
+  CHECK(r.method == RobustMethod::cpu_time);
+  // 100 ms of CPU over 50 M ops: 2 ns/op, while the wall-clock score is 4.
+  CHECK(r.score == doctest::Approx(2.0));
+  CHECK(forks[0].measurement[0].primary.value == doctest::Approx(4.0));
+  CHECK(r.note.find("CPU time per op stands in") != std::string::npos);
+  // Throughput in ops/us: 1000 / 2 ns per op.
+  auto p = avgt_ns();
+  p.mode = cmh::BenchmarkMode::throughput;
+  p.time_unit = cmh::TimeUnit::us;
+  r = estimate(p, forks);
+  CHECK(r.score == doctest::Approx(500));
+}
+
+TEST_CASE("robust estimate: a blocking body that was disturbed keeps its undisturbed iterations") {
+  std::vector<ForkResult> forks(2);
+  // Blocking: many voluntary switches. Two quiet iterations per fork, one crowded.
+  for (auto& f : forks) {
+    auto calm = iteration(0.3, std::nan(""), 0, 5000);
+    calm.host.others_share = 0.02;
+    calm.host.idle_share = 0.6;
+    f.measurement.push_back(calm);
+    f.measurement.push_back(calm);
+    f.measurement.push_back(iteration(0.3, std::nan(""), 0, 5000));  // crowded: disturbed
+  }
+  forks[0].measurement.push_back(iteration(0.3, std::nan(""), 0, 5000));
+  const auto r = estimate(avgt_ns(), forks);
+  REQUIRE(r.evidence.blocking);
+  REQUIRE(r.evidence.likely_inflated);
+  CHECK(r.method == RobustMethod::undisturbed_iterations);
+  CHECK(r.evidence.iterations_used == 4);
+}
+
+TEST_CASE("robust estimate: too few clean windows falls back and says why") {
+  std::vector<ForkResult> forks(2);
+  for (auto& f : forks) {
+    f.measurement.push_back(iteration(0.5, 2.0, 100));
+    f.measurement.push_back(iteration(0.5, std::nan(""), 100));
+    f.measurement.push_back(iteration(0.5, std::nan(""), 100));
+  }
+  auto p = avgt_ns();
+  p.subwindow = std::chrono::microseconds(200);
+  const auto r = estimate(p, forks);
+  CHECK(r.method == RobustMethod::cpu_time);
+  CHECK(r.note.find("too few clean sub-windows (2 of 6 iterations") != std::string::npos);
+}
+
+TEST_CASE("robust estimate: nothing measured, nothing estimated") {
+  std::vector<ForkResult> forks(1);
+  CHECK_FALSE(estimate(avgt_ns(), forks).available);
+}

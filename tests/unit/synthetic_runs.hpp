@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// Synthetic benchmark runs with a known undisturbed cost, for the robust estimate's
+// tests: forks with their own offsets, iterations with theirs, sub-windows with noise,
+// and injected descheduling bursts of a chosen length. Nothing here reads a clock: the
+// numbers are drawn from a seeded generator written here (splitmix64 and Box-Muller), so
+// every library and machine draws the same runs.
+#pragma once
+
+#include <cmh/detail/subwindow_log.hpp>
+
+#include "stats/robust_interval.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace synthetic {
+
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double normal() {
+    const double u1 = 1.0 - uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+/// How one synthetic run is made. Shares are relative to the undisturbed cost `truth`.
+struct Model {
+  double truth = 100;          ///< ns per call, undisturbed, over all forks
+  double fork_sd = 0.01;       ///< each fork's offset (process, memory layout)
+  double iteration_sd = 0.005; ///< each iteration's offset (the machine's state then)
+  double window_sd = 0.02;     ///< each sub-window's own noise
+  int forks = 3;
+  int iterations = 5;
+  int windows = 200;           ///< per iteration
+  double calls = 300;          ///< calls per window
+  /// Descheduling: a window holds a burst with this probability; the burst adds
+  /// burst_windows window-lengths of wall time to it (any length lands in one window:
+  /// windows are counted in calls) and the thread is seen switched out in it.
+  double burst_probability = 0;
+  double burst_windows = 1;
+  /// The window after a burst refills the caches: this share slower, and not flagged.
+  double refill_penalty = 0;
+  /// Unflagged slow windows (an interrupt, a sibling's cache traffic): probability, share.
+  double silent_probability = 0;
+  double silent_penalty = 0;
+  bool evidence = true;        ///< the probe sees the bursts (false: no window is rejected)
+};
+
+/// One iteration's windows through the recording code of -subwin's loop (SubwindowLog).
+struct IterationWindows {
+  std::vector<double> buffer;
+  cmh::detail::SubwindowLog log;
+  /// As the worker computes it: the interquartile mean of the clean windows.
+  double clean_mean() {
+    if (log.clean < cmh::detail::kMinCleanSubwindows) return std::nan("");
+    return cmh::stats::interquartile_mean_in_place(buffer.data(), buffer.data() + log.clean);
+  }
+  double all_median() {
+    std::vector<double> all(buffer.begin(), buffer.begin() + log.clean);
+    all.insert(all.end(), buffer.end() - log.rejected, buffer.end());
+    return cmh::stats::median_in_place(all.data(), all.data() + all.size());
+  }
+};
+
+inline IterationWindows iteration(const Model& m, double centre, Random& rng) {
+  IterationWindows it;
+  it.buffer.assign(static_cast<std::size_t>(m.windows), 0.0);
+  it.log.buffer = it.buffer.data();
+  it.log.capacity = static_cast<std::uint32_t>(it.buffer.size());
+  bool after_burst = false;
+  for (int w = 0; w < m.windows; ++w) {
+    double per_call = centre * (1 + m.window_sd * rng.normal());
+    const bool burst = rng.uniform() < m.burst_probability;
+    if (after_burst) per_call *= 1 + m.refill_penalty;
+    if (rng.uniform() < m.silent_probability) per_call *= 1 + m.silent_penalty;
+    if (burst) per_call += m.burst_windows * centre;  // burst_windows window-lengths, spread over the calls
+    after_burst = burst;
+    it.log.add(per_call, m.evidence && burst);
+  }
+  return it;
+}
+
+/// Per fork, per iteration: the clean sub-windows' interquartile mean (`clean`) or the
+/// median of all windows (`all`), as the worker computes them.
+struct Run {
+  std::vector<std::vector<double>> clean;
+  std::vector<std::vector<double>> all;
+  std::int64_t windows = 0, rejected = 0;
+};
+
+inline Run run(const Model& m, Random& rng) {
+  Run r;
+  for (int f = 0; f < m.forks; ++f) {
+    const double fork_centre = m.truth * (1 + m.fork_sd * rng.normal());
+    auto& clean = r.clean.emplace_back();
+    auto& all = r.all.emplace_back();
+    for (int i = 0; i < m.iterations; ++i) {
+      IterationWindows it = iteration(m, fork_centre * (1 + m.iteration_sd * rng.normal()), rng);
+      r.windows += it.log.clean + it.log.rejected;
+      r.rejected += it.log.rejected;
+      const double c = it.clean_mean();
+      if (!std::isnan(c)) clean.push_back(c);
+      all.push_back(it.all_median());
+    }
+  }
+  return r;
+}
+
+}  // namespace synthetic
