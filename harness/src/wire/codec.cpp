@@ -20,7 +20,7 @@ static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: updat
 static_assert(sizeof(IterationResult) == 352, "IterationResult changed: update wire/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
 static_assert(sizeof(Failure) == 152, "Failure changed: update wire/codec.cpp");
-static_assert(sizeof(BenchmarkParams) == 368, "BenchmarkParams changed: update wire/codec.cpp");
+static_assert(sizeof(BenchmarkParams) == 376, "BenchmarkParams changed: update wire/codec.cpp");
 static_assert(sizeof(AllocatorState) == 136, "AllocatorState changed: update wire/codec.cpp");
 static_assert(sizeof(ThreadPinning) == 56, "ThreadPinning changed: update wire/codec.cpp");
 static_assert(sizeof(Pinning) == 144, "Pinning changed: update wire/codec.cpp");
