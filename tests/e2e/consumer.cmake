@@ -1,7 +1,7 @@
 # Consumer tests: cmh from a user's own project, out of tree (tests/consumer/, driven by
 # consumer_build.py). consumer_install installs this build into a scratch prefix once
 # (a fixture); find_package and pkg_config build against that prefix; add_subdirectory and
-# fetchcontent compile cmh's sources again inside the user's build (unoptimised, through
+# fetchcontent compile cmh's sources again inside the user's build (unoptimised and unity, through
 # the parent's compiler launcher if it has one: with ccache the second of the two, and
 # every later run, mostly hits the cache; without, each costs a build of cmh at -O0)
 # and take a lock so that the two never compile at the same time.

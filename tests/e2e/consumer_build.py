@@ -82,11 +82,24 @@ def check_run(exe, label, bench="Consumer.vector"):
     t.check(abs(score - 4000.0) <= 1e-9 * 4000.0, f"{label}: alloc.rate.norm = {score!r} in {result}, expected 4000")
 
 
+def compiles(file, source):
+    """Whether compiling `file` compiles `source`: it is that source, or a unity batch including it."""
+    if file.endswith(source):
+        return True
+    if "/Unity/unity_" not in file:
+        return False
+    try:
+        with open(file) as f:
+            return source in f.read()
+    except OSError:
+        return False
+
+
 def check_compile_line(build, label, source="bench.cpp"):
     """The user's benchmark is compiled with cmh's public include directory only."""
     try:
         with open(os.path.join(build, "compile_commands.json")) as f:
-            commands = [c["command"] for c in json.load(f) if c["file"].endswith("consumer/" + source)]
+            commands = [c["command"] for c in json.load(f) if compiles(c["file"], "consumer/" + source)]
     except (OSError, ValueError, KeyError) as e:
         t.fail(f"{label}: compile_commands.json: {e!r}")
         return
@@ -200,8 +213,10 @@ elif step == "pkg_config":
 else:
     build = os.path.join(WORK, "build")
     # No build type: cmh must not set one (it would in its own tree), and an unoptimised
-    # build of cmh's sources is the quickest.
-    extra = [f"-DCMH_SOURCE={t.SOURCE}"]
+    # build of cmh's sources is the quickest. A unity build, as many users' are: it halves
+    # the CPU time of compiling cmh's sources (118 s against 239 s here), and each source
+    # still compiles on its own in cmh's own build.
+    extra = [f"-DCMH_SOURCE={t.SOURCE}", "-DCMAKE_UNITY_BUILD=ON"]
     if step == "fetchcontent":
         extra.append(f"-DFETCHCONTENT_BASE_DIR={build}")  # cmh-build/, as add_subdirectory's
     if configure_and_build(os.path.join(PROJECTS, step), build, extra, None):
