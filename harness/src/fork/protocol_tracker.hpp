@@ -4,7 +4,7 @@
 // legal, and what the fork reported. No clock, no process, no I/O: ForkSession
 // (fork_runner.cpp) does those and asks this tracker what each message means.
 //
-// A fork's messages, in order (README, "Forks and failures"):
+// A fork's messages, in order (docs/forks.md):
 //   handshake, then per iteration started + finished (or failed), possibly some
 //   benchmark errors, then finish; an out-of-memory report may come at any time,
 //   even after finish (a static destructor allocates). Iterations of -wm BULK /
