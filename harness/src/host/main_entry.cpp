@@ -6,6 +6,7 @@
 #include <cmh/detail/main_entry.hpp>
 
 #include <cmh/allocator_api.hpp>
+#include <cmh/common/self_executable.hpp>
 #include <cmh/registry.hpp>
 
 #include <fcntl.h>
@@ -55,11 +56,7 @@ void print(const std::string& text) {
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
 }
 
-std::string this_executable() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-}
+std::string this_executable() { return common::self_executable_path(); }
 
 /// -h, -l, -lp, -lrf, -lprof and -prof name:help: print, and say so.
 std::optional<int> handle_informational(const cli::CommandLine& cl) {
