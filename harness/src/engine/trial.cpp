@@ -377,9 +377,9 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
 }
 
 // -subwin: each thread's median sub-window, per op, combined over threads like the primary
-// (throughput: summed rates; average time: the mean); and the interquartile mean of the
-// clean windows (subwindow_log.hpp), which needs every thread to have enough of them. In place:
-// nothing is allocated.
+// (throughput: summed rates; average time: the mean); and the mean of the clean windows
+// (subwindow_log.hpp), which needs every thread to have enough of them. In place: nothing is
+// allocated.
 void Trial::subwindow_score(IterationResult& r) {
   const auto as_score = [&](double per_call) {
     const double per_op = per_call / std::max(1, plan_.ops_per_invocation);
@@ -393,7 +393,7 @@ void Trial::subwindow_score(IterationResult& r) {
     if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
     const std::uint32_t kept = t.subwindow_count - t.subwindow_rejected;
     if (kept >= detail::kMinCleanSubwindows) {
-      clean += as_score(stats::interquartile_mean_in_place(t.subwindows, t.subwindows + kept));
+      clean += as_score(stats::mean_of(t.subwindows, t.subwindows + kept));
       ++clean_threads;
     }
     // The rejected windows sit at the buffer's end: move them next to the clean ones

@@ -101,6 +101,9 @@ class RunLoop {
         plan.params.precision = *cl_.precision;
         plan.params.precision_budget = max_time() / std::max(1, plan.params.forks);
         plan.params.precision_robust = cl_.precision_robust;
+        // The robust interval is clustered by fork: more iterations in a fork cannot narrow
+        // it, more forks can. So forks keep to -i and the budget goes to added forks.
+        if (cl_.precision_robust && plan.params.forks > 0) plan.params.precision_budget = Nanos::zero();
         // :robust targets the clean sub-window estimate: sub-windows on unless chosen.
         if (cl_.precision_robust && plan.params.subwindow.count() == 0) plan.params.subwindow = kSubwindowAuto;
       }

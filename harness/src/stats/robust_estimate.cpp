@@ -25,7 +25,7 @@ const char* json_name(RobustMethod m) {
 
 const char* describe(RobustMethod m) {
   switch (m) {
-    case RobustMethod::clean_subwindows: return "clean sub-windows (interquartile mean)";
+    case RobustMethod::clean_subwindows: return "clean sub-windows (mean)";
     case RobustMethod::iteration_scores: return "iteration scores";
     case RobustMethod::cpu_time: return "CPU time per op";
     case RobustMethod::undisturbed_iterations: return "undisturbed iterations";
