@@ -37,7 +37,9 @@ class Random {
 
 /// How one synthetic run is made. Shares are relative to the undisturbed cost `truth`.
 struct Model {
-  double truth = 100;          ///< ns per call, undisturbed, over all forks
+  /// ns per call, undisturbed, over all forks: the mean a quiet machine gives, its
+  /// unflagged slow windows included (a quiet machine has interrupts too).
+  double truth = 100;
   double fork_sd = 0.01;       ///< each fork's offset (process, memory layout)
   double iteration_sd = 0.005; ///< each iteration's offset (the machine's state then)
   double window_sd = 0.02;     ///< each sub-window's own noise
@@ -56,16 +58,18 @@ struct Model {
   double silent_probability = 0;
   double silent_penalty = 0;
   bool evidence = true;        ///< the probe sees the bursts (false: no window is rejected)
+  /// A window's cost before its own noise: `truth` less the silent slow windows' share.
+  double base() const { return truth / (1 + silent_probability * silent_penalty); }
 };
 
 /// One iteration's windows through the recording code of -subwin's loop (SubwindowLog).
 struct IterationWindows {
   std::vector<double> buffer;
   cmh::detail::SubwindowLog log;
-  /// As the worker computes it: the interquartile mean of the clean windows.
-  double clean_mean() {
+  /// As the worker computes it: the mean of the clean windows.
+  double clean_mean() const {
     if (log.clean < cmh::detail::kMinCleanSubwindows) return std::nan("");
-    return cmh::stats::interquartile_mean_in_place(buffer.data(), buffer.data() + log.clean);
+    return cmh::stats::mean_of(buffer.data(), buffer.data() + log.clean);
   }
   double all_median() {
     std::vector<double> all(buffer.begin(), buffer.begin() + log.clean);
@@ -92,7 +96,7 @@ inline IterationWindows iteration(const Model& m, double centre, Random& rng) {
   return it;
 }
 
-/// Per fork, per iteration: the clean sub-windows' interquartile mean (`clean`) or the
+/// Per fork, per iteration: the clean sub-windows' mean (`clean`) or the
 /// median of all windows (`all`), as the worker computes them.
 struct Run {
   std::vector<std::vector<double>> clean;
@@ -103,7 +107,7 @@ struct Run {
 inline Run run(const Model& m, Random& rng) {
   Run r;
   for (int f = 0; f < m.forks; ++f) {
-    const double fork_centre = m.truth * (1 + m.fork_sd * rng.normal());
+    const double fork_centre = m.base() * (1 + m.fork_sd * rng.normal());
     auto& clean = r.clean.emplace_back();
     auto& all = r.all.emplace_back();
     for (int i = 0; i < m.iterations; ++i) {

@@ -85,6 +85,73 @@ ThreadPinning describe(int thread, int cpu, const machine::Topology& topo) {
 
 std::string plural(int n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
+/// The workers' CPUs by -pin cores, cpus or a list; the problem when they do not fit.
+std::optional<std::string> choose_worker_cpus(std::string_view spec, int workers, const std::vector<int>& allowed,
+                                              const std::vector<Core>& cores, const std::string& mask,
+                                              std::vector<int>& worker_cpus) {
+  if (spec == "cores") {
+    if (workers > static_cast<int>(cores.size()))
+      return plural(workers, "worker thread") + ", but this process may run on only " +
+             plural(static_cast<int>(cores.size()), "physical core") + " (CPUs " + mask +
+             "): run fewer threads, or -pin cpus to put two on one core";
+    for (int w = 0; w < workers; ++w) worker_cpus.push_back(cores[static_cast<std::size_t>(w)].cpus.front());
+  } else if (spec == "cpus") {
+    if (workers > static_cast<int>(allowed.size()))
+      return plural(workers, "worker thread") + ", but this process may run on only " +
+             plural(static_cast<int>(allowed.size()), "CPU") + " (" + mask + ")";
+    // Every core's first sibling before any core's second: siblings share a core
+    // only when there are more workers than cores.
+    for (std::size_t round = 0; static_cast<int>(worker_cpus.size()) < workers; ++round)
+      for (const Core& core : cores)
+        if (round < core.cpus.size() && static_cast<int>(worker_cpus.size()) < workers)
+          worker_cpus.push_back(core.cpus[round]);
+  } else {
+    const std::vector<int> listed = *ordered_list(spec);
+    for (int c : listed)
+      if (!machine::cpus_contain(allowed, c))
+        return "CPU " + std::to_string(c) + " is not one this process may run on (" + mask + ")";
+    if (static_cast<int>(listed.size()) < workers)
+      return plural(static_cast<int>(listed.size()), "CPU") + " for " + plural(workers, "worker thread") +
+             ": name one CPU per thread";
+    worker_cpus.assign(listed.begin(), listed.begin() + workers);
+  }
+  return std::nullopt;
+}
+
+/// The control thread: off the workers' cores where the mask leaves a core, else
+/// off their CPUs, else with them.
+void place_control_thread(const machine::Topology& topo, const std::vector<int>& allowed, PinPlan& plan) {
+  std::vector<int> used = plan.worker_cpus;
+  std::sort(used.begin(), used.end());
+  std::vector<int> used_cores = used;
+  for (int c : used)
+    if (const machine::Cpu* info = topo.find(c)) used_cores.insert(used_cores.end(), info->siblings.begin(), info->siblings.end());
+  std::sort(used_cores.begin(), used_cores.end());
+  used_cores.erase(std::unique(used_cores.begin(), used_cores.end()), used_cores.end());
+  plan.control_cpus = machine::cpus_minus(allowed, used_cores);
+  if (plan.control_cpus.empty()) {
+    plan.control_cpus = machine::cpus_minus(allowed, used);
+    if (!plan.control_cpus.empty())
+      plan.record.notes.push_back("the control thread runs on the workers' SMT siblings: no other core is left");
+  }
+  if (plan.control_cpus.empty())
+    plan.record.notes.push_back("the control thread shares the workers' CPUs: no other CPU is left");
+}
+
+/// What the result says of the plan (cmh.pinning).
+void record_plan(std::string_view spec, const std::string& mask, const machine::Topology& topo, PinPlan& plan) {
+  plan.record.mode = std::string(spec);
+  plan.record.allowed_cpus = mask;
+  plan.record.control_cpus = plan.control_cpus.empty() ? mask : format_cpu_list(plan.control_cpus);
+  std::set<std::string> types;
+  for (std::size_t w = 0; w < plan.worker_cpus.size(); ++w) {
+    plan.record.threads.push_back(describe(static_cast<int>(w), plan.worker_cpus[w], topo));
+    if (!plan.record.threads.back().core_type.empty()) types.insert(plan.record.threads.back().core_type);
+  }
+  if (types.size() > 1)
+    plan.record.notes.push_back("the workers run on both performance and efficiency cores, whose speeds differ");
+}
+
 }  // namespace
 
 std::optional<std::string> pin_spec_problem(std::string_view spec) {
@@ -116,72 +183,13 @@ PinOutcome plan_pinning(std::string_view spec, int workers, const machine::Topol
     return out;
   }
   const std::string mask = format_cpu_list(allowed);
-  const std::vector<Core> cores = cores_of(topo, allowed);
   PinPlan plan;
-
-  if (spec == "cores") {
-    if (workers > static_cast<int>(cores.size())) {
-      out.error = where + plural(workers, "worker thread") + ", but this process may run on only " +
-                  plural(static_cast<int>(cores.size()), "physical core") + " (CPUs " + mask +
-                  "): run fewer threads, or -pin cpus to put two on one core";
-      return out;
-    }
-    for (int w = 0; w < workers; ++w) plan.worker_cpus.push_back(cores[static_cast<std::size_t>(w)].cpus.front());
-  } else if (spec == "cpus") {
-    if (workers > static_cast<int>(allowed.size())) {
-      out.error = where + plural(workers, "worker thread") + ", but this process may run on only " +
-                  plural(static_cast<int>(allowed.size()), "CPU") + " (" + mask + ")";
-      return out;
-    }
-    // Every core's first sibling before any core's second: siblings share a core
-    // only when there are more workers than cores.
-    for (std::size_t round = 0; static_cast<int>(plan.worker_cpus.size()) < workers; ++round)
-      for (const Core& core : cores)
-        if (round < core.cpus.size() && static_cast<int>(plan.worker_cpus.size()) < workers)
-          plan.worker_cpus.push_back(core.cpus[round]);
-  } else {
-    const std::vector<int> listed = *ordered_list(spec);
-    for (int c : listed)
-      if (!machine::cpus_contain(allowed, c)) {
-        out.error = where + "CPU " + std::to_string(c) + " is not one this process may run on (" + mask + ")";
-        return out;
-      }
-    if (static_cast<int>(listed.size()) < workers) {
-      out.error = where + plural(static_cast<int>(listed.size()), "CPU") + " for " +
-                  plural(workers, "worker thread") + ": name one CPU per thread";
-      return out;
-    }
-    plan.worker_cpus.assign(listed.begin(), listed.begin() + workers);
+  if (auto problem = choose_worker_cpus(spec, workers, allowed, cores_of(topo, allowed), mask, plan.worker_cpus)) {
+    out.error = where + *problem;
+    return out;
   }
-
-  // The control thread: off the workers' cores where the mask leaves a core, else
-  // off their CPUs, else with them.
-  std::vector<int> used = plan.worker_cpus;
-  std::sort(used.begin(), used.end());
-  std::vector<int> used_cores = used;
-  for (int c : used)
-    if (const machine::Cpu* info = topo.find(c)) used_cores.insert(used_cores.end(), info->siblings.begin(), info->siblings.end());
-  std::sort(used_cores.begin(), used_cores.end());
-  used_cores.erase(std::unique(used_cores.begin(), used_cores.end()), used_cores.end());
-  plan.control_cpus = machine::cpus_minus(allowed, used_cores);
-  if (plan.control_cpus.empty()) {
-    plan.control_cpus = machine::cpus_minus(allowed, used);
-    if (!plan.control_cpus.empty())
-      plan.record.notes.push_back("the control thread runs on the workers' SMT siblings: no other core is left");
-  }
-  if (plan.control_cpus.empty())
-    plan.record.notes.push_back("the control thread shares the workers' CPUs: no other CPU is left");
-
-  plan.record.mode = std::string(spec);
-  plan.record.allowed_cpus = mask;
-  plan.record.control_cpus = plan.control_cpus.empty() ? mask : format_cpu_list(plan.control_cpus);
-  std::set<std::string> types;
-  for (int w = 0; w < workers; ++w) {
-    plan.record.threads.push_back(describe(w, plan.worker_cpus[static_cast<std::size_t>(w)], topo));
-    if (!plan.record.threads.back().core_type.empty()) types.insert(plan.record.threads.back().core_type);
-  }
-  if (types.size() > 1)
-    plan.record.notes.push_back("the workers run on both performance and efficiency cores, whose speeds differ");
+  place_control_thread(topo, allowed, plan);
+  record_plan(spec, mask, topo, plan);
   out.plan = std::move(plan);
   return out;
 }

@@ -10,12 +10,6 @@
 namespace cmh::engine {
 namespace {
 
-struct GlobalType {
-  const std::type_info* type = nullptr;
-  Scope scope = Scope::thread;
-  std::vector<int> local;  // per member: index in its closure, or -1
-};
-
 bool forward(StateStep s) {
   return s == StateStep::create || s == StateStep::setup_trial || s == StateStep::setup_iteration;
 }
@@ -26,17 +20,23 @@ StateStore::StateStore(const detail::BenchmarkCode& code, const std::vector<int>
                        const ThreadLayout& layout, WorkerPool& pool, std::vector<detail::WorkerView*> views,
                        const detail::ParamValues& params)
     : params_(params), pool_(pool), views_(std::move(views)) {
-  const int members = static_cast<int>(code.members.size());
-  const int workers = static_cast<int>(member_of.size());
+  const std::vector<StateType> types = state_types(code);
+  const SharedIndex shared_index = create_shared_instances(code, member_of, layout, types);
+  create_own_instances(code, member_of);
+  map_closures(code, member_of, layout, types, shared_index);
+  failures_.resize(member_of.size());
+}
 
-  // Every state type of every member, once; this order is a valid dependency
-  // order because each member's closure is (dependencies are a property of the type).
-  std::vector<GlobalType> types;
+// Every state type of every member, once; this order is a valid dependency
+// order because each member's closure is (dependencies are a property of the type).
+std::vector<StateStore::StateType> StateStore::state_types(const detail::BenchmarkCode& code) {
+  const int members = static_cast<int>(code.members.size());
+  std::vector<StateType> types;
   for (int m = 0; m < members; ++m) {
     const auto& states = code.members[m].states;
     for (int i = 0; i < static_cast<int>(states.size()); ++i) {
       auto it = std::find_if(types.begin(), types.end(),
-                             [&](const GlobalType& g) { return *g.type == *states[i].type; });
+                             [&](const StateType& g) { return *g.type == *states[i].type; });
       if (it == types.end()) {
         types.push_back({states[i].type, states[i].scope, std::vector<int>(members, -1)});
         it = types.end() - 1;
@@ -44,74 +44,82 @@ StateStore::StateStore(const detail::BenchmarkCode& code, const std::vector<int>
       it->local[m] = i;
     }
   }
+  return types;
+}
 
-  auto uses = [&](int worker, const GlobalType& g) { return g.local[member_of[worker]] >= 0; };
-  auto make_shared_instance = [&](const GlobalType& g, int owner) {
+// Benchmark scope first, then group scope; each instance owned by the first worker that uses it.
+StateStore::SharedIndex StateStore::create_shared_instances(const detail::BenchmarkCode& code,
+                                                            const std::vector<int>& member_of,
+                                                            const ThreadLayout& layout,
+                                                            const std::vector<StateType>& types) {
+  const int workers = static_cast<int>(member_of.size());
+  // The first worker of [from, to) whose member uses `type`, or -1.
+  auto first_user = [&](const StateType& type, int from, int to) {
+    for (int w = from; w < to; ++w)
+      if (type.local[member_of[w]] >= 0) return w;
+    return -1;
+  };
+  auto add = [&](const StateType& type, int owner) {
     Instance inst;
     inst.owner = owner;
-    inst.ops = &code.members[member_of[owner]].states[g.local[member_of[owner]]];
+    inst.ops = &code.members[member_of[owner]].states[type.local[member_of[owner]]];
     inst.lock = std::make_unique<detail::StateLock>();
     shared_.push_back(std::move(inst));
+    return static_cast<int>(shared_.size()) - 1;
   };
-  // Which shared instance serves (type, group): index into shared_, or -1.
-  std::vector<std::vector<int>> shared_index(types.size(), std::vector<int>(layout.group_count, -1));
-  for (int pass = 0; pass < 2; ++pass) {
-    const Scope scope = pass == 0 ? Scope::benchmark : Scope::group;
-    for (std::size_t k = 0; k < types.size(); ++k) {
-      if (types[k].scope != scope) continue;
-      if (scope == Scope::benchmark) {
-        for (int w = 0; w < workers; ++w) {
-          if (!uses(w, types[k])) continue;
-          make_shared_instance(types[k], w);
-          std::fill(shared_index[k].begin(), shared_index[k].end(), static_cast<int>(shared_.size()) - 1);
-          break;
-        }
-      } else {
-        for (int g = 0; g < layout.group_count; ++g) {
-          for (int w = g * layout.group_size; w < (g + 1) * layout.group_size && w < workers; ++w) {
-            if (!uses(w, types[k])) continue;
-            make_shared_instance(types[k], w);
-            shared_index[k][g] = static_cast<int>(shared_.size()) - 1;
-            break;
-          }
-        }
-      }
+  SharedIndex index(types.size(), std::vector<int>(layout.group_count, -1));
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    if (types[k].scope != Scope::benchmark) continue;
+    if (const int owner = first_user(types[k], 0, workers); owner >= 0)
+      std::fill(index[k].begin(), index[k].end(), add(types[k], owner));
+  }
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    if (types[k].scope != Scope::group) continue;
+    for (int g = 0; g < layout.group_count; ++g) {
+      const int end = std::min((g + 1) * layout.group_size, workers);
+      if (const int owner = first_user(types[k], g * layout.group_size, end); owner >= 0)
+        index[k][g] = add(types[k], owner);
     }
   }
+  return index;
+}
 
-  own_.resize(workers);
-  for (int w = 0; w < workers; ++w) {
-    const auto& states = code.members[member_of[w]].states;
-    for (const auto& ops : states) {
+void StateStore::create_own_instances(const detail::BenchmarkCode& code, const std::vector<int>& member_of) {
+  own_.resize(member_of.size());
+  for (std::size_t w = 0; w < member_of.size(); ++w) {
+    for (const auto& ops : code.members[member_of[w]].states) {
       if (ops.scope != Scope::thread) continue;
       Instance inst;
-      inst.owner = w;
+      inst.owner = static_cast<int>(w);
       inst.ops = &ops;
       own_[w].push_back(std::move(inst));
     }
   }
+}
 
-  // Now that the vectors are final, map each worker's closure slots to instances.
+// Once the instance vectors are final (where_ points into them).
+void StateStore::map_closures(const detail::BenchmarkCode& code, const std::vector<int>& member_of,
+                              const ThreadLayout& layout, const std::vector<StateType>& types,
+                              const SharedIndex& shared_index) {
+  const std::size_t workers = member_of.size();
   where_.resize(workers);
   tables_.resize(workers);
   locks_.resize(workers);
-  for (int w = 0; w < workers; ++w) {
-    const int m = member_of[w];
-    const auto& states = code.members[m].states;
+  for (std::size_t w = 0; w < workers; ++w) {
+    const auto& states = code.members[member_of[w]].states;
     std::size_t next_own = 0;
     for (const auto& ops : states) {
       if (ops.scope == Scope::thread) {
         where_[w].push_back(&own_[w][next_own++]);
         continue;
       }
-      auto it = std::find_if(types.begin(), types.end(), [&](const GlobalType& g) { return *g.type == *ops.type; });
+      auto it = std::find_if(types.begin(), types.end(), [&](const StateType& g) { return *g.type == *ops.type; });
       const int group = layout.threads[w].group_index;
       where_[w].push_back(&shared_[shared_index[it - types.begin()][group]]);
     }
     tables_[w].assign(states.size(), nullptr);
     locks_[w].assign(states.size(), nullptr);
   }
-  failures_.resize(workers);
 }
 
 void StateStore::refresh_tables() {

@@ -58,6 +58,22 @@ class StateStore {
     Instance* target = nullptr;  // a shared instance; nullptr: each worker's own instances
   };
 
+  /// One state type of the benchmark, over all its members.
+  struct StateType {
+    const std::type_info* type = nullptr;
+    Scope scope = Scope::thread;
+    std::vector<int> local;  // per member: index in its closure, or -1
+  };
+  /// Which shared instance serves (type, group): index into shared_, or -1.
+  using SharedIndex = std::vector<std::vector<int>>;
+
+  static std::vector<StateType> state_types(const detail::BenchmarkCode& code);
+  SharedIndex create_shared_instances(const detail::BenchmarkCode& code, const std::vector<int>& member_of,
+                                      const ThreadLayout& layout, const std::vector<StateType>& types);
+  void create_own_instances(const detail::BenchmarkCode& code, const std::vector<int>& member_of);
+  /// Each worker's closure slots to instances, and its (empty) tables.
+  void map_closures(const detail::BenchmarkCode& code, const std::vector<int>& member_of, const ThreadLayout& layout,
+                    const std::vector<StateType>& types, const SharedIndex& shared_index);
   static void run_job(void* context, int worker);
   /// Whether `step` on `instance` calls user code (and so must run on its owner).
   static bool runs_user_code(StateStep step, const Instance& instance);

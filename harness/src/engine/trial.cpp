@@ -27,6 +27,7 @@
 #include "engine/failure.hpp"
 #include "engine/host_load.hpp"
 #include "engine/pinning.hpp"
+#include "engine/scope_guard.hpp"
 #include "engine/scores.hpp"
 #include "engine/state_store.hpp"
 #include "engine/thread_layout.hpp"
@@ -62,20 +63,32 @@ class Trial {
       : def_(def), plan_(plan), profilers_(profilers), observer_(observer) {}
   Trial(const Trial&) = delete;
   Trial& operator=(const Trial&) = delete;
-  /// Normally a no-op; if an observer or profiler threw out of run(), the states
-  /// are still torn down and destroyed on their owners before the pool joins.
-  ~Trial() {
-    if (store_) {
-      store_->run(StateStep::teardown_iteration);
-      store_->run(StateStep::teardown_trial);
-      store_->run(StateStep::destroy);
-    }
-  }
 
   std::optional<Failure> run();
 
  private:
+  /// How the part of the trial with states ended. An iteration's failure was reported
+  /// when it happened; a failure of the trial's own setup or teardown is reported by
+  /// run() once every state is destroyed, at iteration `index` of `*unreported_at`.
+  struct StatesEnd {
+    std::optional<Failure> failure;
+    const IterationParams* unreported_at = nullptr;
+    int index = 1;
+  };
+
   std::optional<Failure> check_plan();
+  /// The workers' slots, where they run (-pin) and the pool of their threads.
+  std::optional<Failure> start_workers();
+  void create_slots();
+  /// Creates the states and destroys them on every way out, an observer's or a
+  /// profiler's exception included (on their owners, before the pool joins).
+  StatesEnd run_with_states(const IterationParams& first);
+  void create_store();
+  std::optional<Failure> set_up_states();
+  void destroy_states();
+  /// Warmup, then measurement iterations; the first failure (reported) ends them.
+  std::optional<Failure> run_iterations();
+  bool measuring_done(int i, Clock::time_point trial_start, Clock::time_point measuring_start) const;
   std::optional<Failure> run_iteration(const IterationParams& ip, int index);
   void prepare(const IterationParams& ip, int index, IterationResult& r);
   void measure(const IterationParams& ip, IterationResult& r);
@@ -134,17 +147,21 @@ std::optional<Failure> Trial::check_plan() {
 
 std::optional<Failure> Trial::run() {
   const IterationParams& first = plan_.warmup.count > 0 ? plan_.warmup : plan_.measurement;
-  if (auto f = check_plan()) return fail(first, 1, std::move(*f));
-
-  layout_ = distribute_threads(plan_.threads, per_member_);
-  const int workers = static_cast<int>(layout_.threads.size());
-  const bool needs_histogram = sampling(plan_.mode);
   current_ = first;
-  std::vector<int> member_of(workers);
-  std::vector<detail::WorkerView*> views(workers);
-  for (int w = 0; w < workers; ++w) {
+  std::optional<Failure> failure = check_plan();
+  if (!failure) failure = start_workers();
+  if (failure) return fail(first, 1, std::move(*failure));
+  StatesEnd end = run_with_states(first);  // every state is destroyed by now
+  if (end.failure && end.unreported_at != nullptr)
+    return fail(*end.unreported_at, end.index, std::move(*end.failure));
+  return std::move(end.failure);
+}
+
+void Trial::create_slots() {
+  const bool needs_histogram = sampling(plan_.mode);
+  for (const ThreadParams& thread : layout_.threads) {
     auto slot = std::make_unique<WorkerSlot>();
-    slot->thread = layout_.threads[w];
+    slot->thread = thread;
     slot->member = slot->thread.subgroup_index;
     detail::ControlAccess::bind(slot->control, &sync_.stop);
     slot->view.blackhole = &slot->blackhole;
@@ -155,15 +172,19 @@ std::optional<Failure> Trial::run() {
     slot->view.context = def_.code->members[slot->member].context;
     if (needs_histogram) slot->histogram = std::make_unique<SampleHistogram>();
     slot->aux.resize(def_.code->members[slot->member].aux_counters.size());
-    member_of[w] = slot->member;
-    views[w] = &slot->view;
     slots_.push_back(std::move(slot));
   }
+}
+
+std::optional<Failure> Trial::start_workers() {
+  layout_ = distribute_threads(plan_.threads, per_member_);
+  create_slots();
+  const int workers = static_cast<int>(slots_.size());
   std::optional<PinPlan> pins;
   if (pins_workers(plan_.pin)) {
     PinOutcome outcome = plan_pinning(plan_.pin, workers, machine::read_topology(machine::SysTree("/")),
                                       machine::thread_affinity());
-    if (!outcome.plan) return fail(first, 1, make_failure(FailureKind::other, outcome.error));
+    if (!outcome.plan) return make_failure(FailureKind::other, outcome.error);
     pins = std::move(outcome.plan);
   }
   // The control thread (and the profilers it calls) and the process's helper threads
@@ -172,64 +193,72 @@ std::optional<Failure> Trial::run() {
   try {
     pool_ = std::make_unique<WorkerPool>(workers, pins ? pins->worker_cpus : std::vector<int>{});
   } catch (const std::exception& e) {
-    return fail(first, 1, make_failure(FailureKind::other, std::string("cannot start worker threads: ") + e.what()));
+    return make_failure(FailureKind::other, std::string("cannot start worker threads: ") + e.what());
   }
   if (pins) observer_.workers_pinned(pins->record);
-  store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
+  return std::nullopt;
+}
 
-  // Teardowns only visit instances whose setup completed, so this is right on
-  // every path; afterwards the destructor has nothing left to do.
-  auto cleanup = [&] {
-    store_->run(StateStep::teardown_iteration);
-    store_->run(StateStep::teardown_trial);
-    store_->run(StateStep::destroy);
-    store_.reset();
-  };
-  auto bind_tables = [&] {
-    for (int w = 0; w < workers; ++w) {
-      slots_[w]->view.instances = store_->instances(w);
-      slots_[w]->view.locks = store_->locks(w);
-    }
-  };
-  std::optional<Failure> failure = store_->run(StateStep::create);
-  bind_tables();
-  if (!failure) failure = store_->run(StateStep::setup_trial);
-  if (failure) {
-    cleanup();
-    return fail(first, 1, std::move(*failure));
-  }
+Trial::StatesEnd Trial::run_with_states(const IterationParams& first) {
+  create_store();
+  ScopeGuard destroy_on_exit([this] { destroy_states(); });
+  if (auto f = set_up_states()) return {std::move(f), &first, 1};
   // Threads started while the workers set up (the allocator's, the benchmark's) inherited
   // a worker's CPU: off it, too.
   if (process_affinity_) process_affinity_->move_others(pool_->thread_ids());
-  const auto trial_start = std::chrono::steady_clock::now();
-  for (int i = 1; i <= plan_.warmup.count; ++i) {
-    if (auto f = run_iteration(plan_.warmup, i)) {
-      cleanup();
-      return f;
-    }
-  }
-  // -prec: after the planned -i, more iterations until stats::next_iteration stops them.
-  const auto measuring_start = std::chrono::steady_clock::now();
-  for (int i = 1;; ++i) {
-    if (plan_.precision > 0 ? i > plan_.measurement.count &&
-                                  stats::next_iteration(measured_scores_, plan_.precision, plan_.measurement.count,
-                                                        std::chrono::steady_clock::now() - trial_start,
-                                                        std::chrono::steady_clock::now() - measuring_start,
-                                                        plan_.precision_budget) != stats::IterationStop::keep_going
-                            : i > plan_.measurement.count)
-      break;
-    if (auto f = run_iteration(plan_.measurement, i)) {
-      cleanup();
-      return f;
-    }
-  }
+  if (auto f = run_iterations()) return {std::move(f)};
   if (auto f = store_->run(StateStep::teardown_trial)) {
-    cleanup();
     const IterationParams& last = plan_.measurement.count > 0 ? plan_.measurement : plan_.warmup;
-    return fail(last, std::max(1, last.count), std::move(*f));
+    return {std::move(f), &last, std::max(1, last.count)};
   }
-  cleanup();
+  return {};
+}
+
+void Trial::create_store() {
+  std::vector<int> member_of;
+  std::vector<detail::WorkerView*> views;
+  for (const auto& slot : slots_) {
+    member_of.push_back(slot->member);
+    views.push_back(&slot->view);
+  }
+  store_ = std::make_unique<StateStore>(*def_.code, member_of, layout_, *pool_, views, plan_.params);
+}
+
+std::optional<Failure> Trial::set_up_states() {
+  std::optional<Failure> failure = store_->run(StateStep::create);
+  for (std::size_t w = 0; w < slots_.size(); ++w) {
+    slots_[w]->view.instances = store_->instances(static_cast<int>(w));
+    slots_[w]->view.locks = store_->locks(static_cast<int>(w));
+  }
+  if (!failure) failure = store_->run(StateStep::setup_trial);
+  return failure;
+}
+
+// Teardowns only visit instances whose setup completed, so this is right on every path.
+void Trial::destroy_states() {
+  store_->run(StateStep::teardown_iteration);
+  store_->run(StateStep::teardown_trial);
+  store_->run(StateStep::destroy);
+  store_.reset();
+}
+
+std::optional<Failure> Trial::run_iterations() {
+  const auto trial_start = Clock::now();
+  for (int i = 1; i <= plan_.warmup.count; ++i)
+    if (auto f = run_iteration(plan_.warmup, i)) return f;
+  const auto measuring_start = Clock::now();
+  for (int i = 1; !measuring_done(i, trial_start, measuring_start); ++i)
+    if (auto f = run_iteration(plan_.measurement, i)) return f;
   return std::nullopt;
+}
+
+// -prec: after the planned -i, more iterations until stats::next_iteration stops them.
+bool Trial::measuring_done(int i, Clock::time_point trial_start, Clock::time_point measuring_start) const {
+  if (i <= plan_.measurement.count) return false;
+  if (plan_.precision <= 0) return true;
+  return stats::next_iteration(measured_scores_, plan_.precision, plan_.measurement.count,
+                               Clock::now() - trial_start, Clock::now() - measuring_start,
+                               plan_.precision_budget) != stats::IterationStop::keep_going;
 }
 
 std::optional<Failure> Trial::fail(const IterationParams& ip, int index, Failure f) {
@@ -377,9 +406,9 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
 }
 
 // -subwin: each thread's median sub-window, per op, combined over threads like the primary
-// (throughput: summed rates; average time: the mean); and the interquartile mean of the
-// clean windows (subwindow_log.hpp), which needs every thread to have enough of them. In place:
-// nothing is allocated.
+// (throughput: summed rates; average time: the mean); and the mean of the clean windows
+// (subwindow_log.hpp), which needs every thread to have enough of them. In place: nothing is
+// allocated.
 void Trial::subwindow_score(IterationResult& r) {
   const auto as_score = [&](double per_call) {
     const double per_op = per_call / std::max(1, plan_.ops_per_invocation);
@@ -393,7 +422,7 @@ void Trial::subwindow_score(IterationResult& r) {
     if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
     const std::uint32_t kept = t.subwindow_count - t.subwindow_rejected;
     if (kept >= detail::kMinCleanSubwindows) {
-      clean += as_score(stats::interquartile_mean_in_place(t.subwindows, t.subwindows + kept));
+      clean += as_score(stats::mean_of(t.subwindows, t.subwindows + kept));
       ++clean_threads;
     }
     // The rejected windows sit at the buffer's end: move them next to the clean ones

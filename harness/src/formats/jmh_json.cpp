@@ -186,6 +186,64 @@ Json disturbance_json(const stats::AggregatedBenchmark& agg) {
   return j;
 }
 
+/// Profiler notes (text beside a number, e.g. why NUMA mode is off): the last one per label.
+Json notes_json(const BenchmarkRunResult& run) {
+  Json notes = Json::object();
+  for (const auto& fork : run.forks) {
+    for (const auto& it : fork.measurement)
+      for (const auto& s : it.secondaries)
+        if (!s.note.empty()) notes[s.label] = s.note;
+    for (const auto& s : fork.trial_secondaries)  // a wrapping profiler's (icount's model)
+      if (!s.note.empty()) notes[s.label] = s.note;
+  }
+  return notes;
+}
+
+/// The benchmark's own label (Google Benchmark's SetLabel): text, the last one given.
+std::string last_label(const BenchmarkRunResult& run) {
+  std::string label;
+  for (const auto& fork : run.forks)
+    for (const auto& it : fork.measurement)
+      if (!it.label.empty()) label = it.label;
+  return label;
+}
+
+/// -prec: what it reached and what stopped it.
+Json precision_json(const PrecisionOutcome& precision) {
+  Json p = Json::object();
+  p["target"] = precision.target;
+  p["reached"] = std::isnan(precision.reached) ? Json() : Json(precision.reached);
+  p["stoppedBy"] = precision.stopped_by;
+  p["forks"] = precision.forks;
+  p["iterations"] = precision.iterations;
+  p["plannedIterationsPerFork"] = precision.planned_iterations;
+  if (precision.robust) {
+    p["of"] = "robustEstimate";
+    p["betweenForkDrift"] = std::isnan(precision.drift) ? Json() : Json(precision.drift);
+  }
+  return p;
+}
+
+Json fork_interval_json(const stats::ForkInterval& interval) {
+  Json fi = Json::object();
+  fi["method"] = stats::kForkIntervalMethod;
+  fi["forks"] = interval.forks;
+  fi["score"] = interval.score;
+  fi["scoreError"] = interval.error;
+  fi["scoreConfidence"] = pair_array(interval.confidence.first, interval.confidence.second);
+  return fi;
+}
+
+Json subwindow_json(const stats::SubwindowMedian& sw) {
+  Json s = Json::object();
+  s["score"] = sw.score;
+  s["subwindows"] = sw.subwindows;
+  s["iterations"] = sw.iterations;
+  s["targetLengthNs"] = sw.target_ns;
+  s["method"] = stats::kSubwindowMethod;
+  return s;
+}
+
 Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, const model::RunContext& ctx) {
   const BenchmarkRunResult& run = *agg.run;
   Json j = Json::object();
@@ -213,56 +271,15 @@ Json cmh_json(const stats::AggregatedBenchmark& agg, const RunResults& results, 
   j["runComplete"] = results.complete;
   j["failed"] = run.failed();
   if (run.failed()) j["failure"] = failure_json(run);
-  // Profiler notes (text beside a number, e.g. why NUMA mode is off): the last one per label.
-  Json notes = Json::object();
-  for (const auto& fork : run.forks) {
-    for (const auto& it : fork.measurement)
-      for (const auto& s : it.secondaries)
-        if (!s.note.empty()) notes[s.label] = s.note;
-    for (const auto& s : fork.trial_secondaries)  // a wrapping profiler's (icount's model)
-      if (!s.note.empty()) notes[s.label] = s.note;
-  }
-  if (!notes.empty()) j["notes"] = notes;
-  // The benchmark's own label (Google Benchmark's SetLabel): text, the last one given.
-  std::string label;
-  for (const auto& fork : run.forks)
-    for (const auto& it : fork.measurement)
-      if (!it.label.empty()) label = it.label;
-  if (!label.empty()) j["label"] = label;
+  if (Json notes = notes_json(run); !notes.empty()) j["notes"] = std::move(notes);
+  if (std::string label = last_label(run); !label.empty()) j["label"] = std::move(label);
   j["scoreMeaning"] = stats::score_meaning(run.params);
-  if (run.precision) {  // -prec: what it reached and what stopped it
-    Json p = Json::object();
-    p["target"] = run.precision->target;
-    p["reached"] = std::isnan(run.precision->reached) ? Json() : Json(run.precision->reached);
-    p["stoppedBy"] = run.precision->stopped_by;
-    p["forks"] = run.precision->forks;
-    p["iterations"] = run.precision->iterations;
-    p["plannedIterationsPerFork"] = run.precision->planned_iterations;
-    if (run.precision->robust) {
-      p["of"] = "robustEstimate";
-      p["betweenForkDrift"] = std::isnan(run.precision->drift) ? Json() : Json(run.precision->drift);
-    }
-    j["precision"] = p;
-  }
+  if (run.precision) j["precision"] = precision_json(*run.precision);
   if (agg.has_results()) {
-    Json fi = Json::object();
-    fi["method"] = stats::kForkIntervalMethod;
-    fi["forks"] = agg.fork_interval.forks;
-    fi["score"] = agg.fork_interval.score;
-    fi["scoreError"] = agg.fork_interval.error;
-    fi["scoreConfidence"] = pair_array(agg.fork_interval.confidence.first, agg.fork_interval.confidence.second);
-    j["forkInterval"] = std::move(fi);
+    j["forkInterval"] = fork_interval_json(agg.fork_interval);
     j["medianScore"] = agg.median;
   }
-  if (const auto& sw = agg.subwindow) {
-    Json s = Json::object();
-    s["score"] = sw->score;
-    s["subwindows"] = sw->subwindows;
-    s["iterations"] = sw->iterations;
-    s["targetLengthNs"] = sw->target_ns;
-    s["method"] = stats::kSubwindowMethod;
-    j["subwindowMedian"] = std::move(s);
-  }
+  if (const auto& sw = agg.subwindow) j["subwindowMedian"] = subwindow_json(*sw);
   if (agg.robust.available) j["robustEstimate"] = robust_estimate_json(agg.robust, agg.primary.unit);
   if (agg.cpu_time) j["cpuTimeNorm"] = metric_json(*agg.cpu_time, agg.cpu_time->unit, true, false);
   if (agg.total_time) j["totalTimeNorm"] = metric_json(*agg.total_time, agg.total_time->unit, true, false);

@@ -113,12 +113,21 @@ bool same_regular_file(const std::string& a, const std::string& b) {
   return !ec1 && !ec2 && ca == cb;
 }
 
-int run_host(int argc, char** argv) {
-  const Nanos startup = forking::process_age();  // what each fork repeats: its start-up bound scales with it
-  host::ensure_standard_fds();
-  host::ignore_sigpipe();
-  cli::CommandLine cl;
-  std::vector<host::PlannedRun> plans;
+/// No benchmark matched the command line: say so (with -v EXTRA, list them all).
+int no_matching_benchmarks(const cli::CommandLine& cl) {
+  std::fputs("No matching benchmarks. Miss-spelled regexp?\n", stderr);
+  if (cl.verbosity == report::Verbosity::extra) {
+    std::fputs(host::list_benchmarks(cli::CommandLine{}, registered_benchmarks()).c_str(), stderr);
+  } else {
+    std::fputs("Use EXTRA verbose mode to debug the pattern matching.\n", stderr);
+  }
+  return 1;
+}
+
+/// Parses the command line, checks its profilers and plans its runs (this shard's part
+/// with -shard). A status: the process ends here (-h and the lists, bad input, nothing to run).
+std::optional<int> plan_from_command_line(int argc, char** argv, cli::CommandLine& cl,
+                                          std::vector<host::PlannedRun>& plans) {
   std::optional<cli::Shard> shard;
   try {
     cl = cli::parse_command_line(argc, argv);
@@ -131,60 +140,81 @@ int run_host(int argc, char** argv) {
   } catch (const ProfilerError& e) {
     return command_line_error(e.what());
   }
-  if (plans.empty()) {
-    std::fputs("No matching benchmarks. Miss-spelled regexp?\n", stderr);
-    if (cl.verbosity == report::Verbosity::extra) {
-      std::fputs(host::list_benchmarks(cli::CommandLine{}, registered_benchmarks()).c_str(), stderr);
-    } else {
-      std::fputs("Use EXTRA verbose mode to debug the pattern matching.\n", stderr);
-    }
-    return 1;
-  }
+  if (plans.empty()) return no_matching_benchmarks(cl);
   if (shard) {
     const std::size_t all = plans.size();
     plans = host::shard_runs(plans, *shard);
     std::fprintf(stderr, "Shard %d/%d: %zu of %zu benchmark runs.\n", shard->index, shard->total, plans.size(), all);
     if (plans.empty()) return 0;  // more parts than runs: this one has nothing to do
   }
+  return std::nullopt;
+}
+
+/// -rf / -rff: the result files' writers. A status: the format or file is refused.
+std::optional<int> make_result_writers(const cli::CommandLine& cl, host::RunSetup& setup) {
+  if (!cl.result_format && !cl.result_file) return std::nullopt;
+  try {
+    setup.writers = formats::make_writers(cl.result_format.value_or(""), cl.result_file.value_or(""));
+  } catch (const formats::FormatError& e) {
+    return command_line_error(e.what());
+  }
+  return std::nullopt;
+}
+
+/// Where the report goes: -o's file (never a result file's) or standard output.
+std::optional<int> open_report(const cli::CommandLine& cl, const host::RunSetup& setup,
+                               std::optional<host::ReportStream>& report_stream) {
+  if (!cl.output_file) {
+    report_stream.emplace(STDOUT_FILENO, false, "standard output");
+    return std::nullopt;
+  }
+  for (const auto& w : setup.writers)
+    if (same_regular_file(*cl.output_file, w->target()))
+      return command_line_error("Options -o and -rff name the same file, " + *cl.output_file +
+                                ": the result file would replace the report");
+  const int fd = ::open(cl.output_file->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return command_line_error("Option -o: cannot write " + *cl.output_file + ": " + std::strerror(errno));
+  report_stream.emplace(fd, true, *cl.output_file);
+  return std::nullopt;
+}
+
+/// The run lock, unless -Dcmh.ignoreLock=true; false (having said why) when it is taken.
+bool take_run_lock(const cli::CommandLine& cl, std::optional<host::RunLock>& lock) {
+  if (cl.ignore_lock) return true;
+  std::string error;
+  lock = host::RunLock::acquire(error);
+  if (!lock) std::fprintf(stderr, "%s\n", error.c_str());
+  return lock.has_value();
+}
+
+/// A reader that went away (EPIPE) only stopped the printing; any other failure
+/// lost (part of) the report, which a zero exit status would hide.
+int close_report(host::ReportStream& report_stream, int status) {
+  if (const int err = report_stream.close(); err != 0 && err != EPIPE) {
+    std::fprintf(stderr, "ERROR: the report could not be written to %s: %s\n", report_stream.name().c_str(),
+                 std::strerror(err));
+    if (status == 0) status = 2;
+  }
+  return status;
+}
+
+int run_host(int argc, char** argv) {
+  const Nanos startup = forking::process_age();  // what each fork repeats: its start-up bound scales with it
+  host::ensure_standard_fds();
+  host::ignore_sigpipe();
+  cli::CommandLine cl;
+  host::RunSetup setup;
+  if (auto status = plan_from_command_line(argc, argv, cl, setup.plans)) return *status;
   // Before -o or a result file is touched: a refused run leaves nothing behind.
   if (auto status = host::refuse_if_strict(cl)) return *status;
-
-  host::RunSetup setup;
   setup.command_line = &cl;
-  setup.plans = std::move(plans);
-  if (cl.result_format || cl.result_file) {
-    try {
-      setup.writers = formats::make_writers(cl.result_format.value_or(""), cl.result_file.value_or(""));
-    } catch (const formats::FormatError& e) {
-      return command_line_error(e.what());
-    }
-  }
+  if (auto status = make_result_writers(cl, setup)) return *status;
   if (auto problem = allocator_args_problem(setup.plans)) return command_line_error(*problem);
-  if (cl.output_file) {
-    for (const auto& w : setup.writers)
-      if (same_regular_file(*cl.output_file, w->target()))
-        return command_line_error("Options -o and -rff name the same file, " + *cl.output_file +
-                                  ": the result file would replace the report");
-  }
   std::optional<host::ReportStream> report_stream;
-  if (cl.output_file) {
-    const int fd = ::open(cl.output_file->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) return command_line_error("Option -o: cannot write " + *cl.output_file + ": " + std::strerror(errno));
-    report_stream.emplace(fd, true, *cl.output_file);
-  } else {
-    report_stream.emplace(STDOUT_FILENO, false, "standard output");
-  }
+  if (auto status = open_report(cl, setup, report_stream)) return *status;
   std::FILE* report_file = report_stream->file();
-
   std::optional<host::RunLock> lock;
-  if (!cl.ignore_lock) {
-    std::string error;
-    lock = host::RunLock::acquire(error);
-    if (!lock) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return 1;
-    }
-  }
+  if (!take_run_lock(cl, lock)) return 1;
 
   host::install_signal_handlers();
   // What a fork orphans comes back to the host, which kills it when the fork ends.
@@ -197,15 +227,7 @@ int run_host(int argc, char** argv) {
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
   setup.output = &report;
-  int status = host::run_benchmarks(setup);
-  // A reader that went away (EPIPE) only stopped the printing; any other failure
-  // lost (part of) the report, which a zero exit status would hide.
-  if (const int err = report_stream->close(); err != 0 && err != EPIPE) {
-    std::fprintf(stderr, "ERROR: the report could not be written to %s: %s\n", report_stream->name().c_str(),
-                 std::strerror(err));
-    if (status == 0) status = 2;
-  }
-  return status;
+  return close_report(*report_stream, host::run_benchmarks(setup));
 }
 
 }  // namespace

@@ -54,30 +54,11 @@ Failure interrupted_failure(int sig) {
   return f;
 }
 
-/// Profiler instances one benchmark needs on the host side, or in-process.
-struct HostProfilers {
-  std::vector<std::unique_ptr<Profiler>> owned;
-  std::vector<ExternalProfiler*> external;
-  std::vector<InternalProfiler*> internal;
-  std::vector<std::string> external_names;
-};
+using HostProfilers = profiling::ProfilerSet;
 
 HostProfilers make_profilers(const BenchmarkParams& bp, bool in_process) {
-  HostProfilers p;
-  for (const auto& spec : bp.profilers) {
-    const ProfilerInfo& info = *profiling::resolve_profiler(spec).info;
-    const bool wanted = in_process ? info.internal : info.external;
-    // A profiler with a part in the fork runs that part in-process; only pure wrappers do not run.
-    if (in_process && info.external && !info.internal) p.external_names.push_back(info.name);
-    if (!wanted) continue;
-    p.owned.push_back(profiling::create_profiler(spec));
-    if (in_process) {
-      if (auto* ip = dynamic_cast<InternalProfiler*>(p.owned.back().get())) p.internal.push_back(ip);
-    } else if (auto* ep = dynamic_cast<ExternalProfiler*>(p.owned.back().get())) {
-      p.external.push_back(ep);
-    }
-  }
-  return p;
+  return profiling::create_profilers(bp.profilers, in_process ? profiling::ProfilerSide::in_process
+                                                              : profiling::ProfilerSide::around_fork);
 }
 
 /// The profilers' reports on the whole benchmark (Profiler::benchmark_reports).
@@ -101,6 +82,9 @@ class RunLoop {
         plan.params.precision = *cl_.precision;
         plan.params.precision_budget = max_time() / std::max(1, plan.params.forks);
         plan.params.precision_robust = cl_.precision_robust;
+        // The robust interval is clustered by fork: more iterations in a fork cannot narrow
+        // it, more forks can. So forks keep to -i and the budget goes to added forks.
+        if (cl_.precision_robust && plan.params.forks > 0) plan.params.precision_budget = Nanos::zero();
         // :robust targets the clean sub-window estimate: sub-windows on unless chosen.
         if (cl_.precision_robust && plan.params.subwindow.count() == 0) plan.params.subwindow = kSubwindowAuto;
       }
@@ -326,9 +310,10 @@ class RunLoop {
       return;
     }
     HostProfilers profilers = make_profilers(bp, true);
-    if (!profilers.external_names.empty()) {
+    // A profiler with a part in the fork runs that part in-process; only pure wrappers do not run.
+    if (!profilers.other_side_only.empty()) {
       std::string names;
-      for (const auto& n : profilers.external_names) names += (names.empty() ? "" : ", ") + n;
+      for (const auto& n : profilers.other_side_only) names += (names.empty() ? "" : ", ") + n;
       output_.println("# *** WARNING: profilers that wrap a fork (" + names + ") do not run in the host process ***");
     }
     ForkResult fork;

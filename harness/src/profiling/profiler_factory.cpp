@@ -59,6 +59,27 @@ std::unique_ptr<Profiler> create_profiler(std::string_view spec) {
   return profiler;
 }
 
+ProfilerSet create_profilers(const std::vector<std::string>& specs, ProfilerSide side) {
+  const bool in_process = side == ProfilerSide::in_process;
+  ProfilerSet set;
+  for (const auto& spec : specs) {
+    const ProfilerInfo& info = *resolve_profiler(spec).info;
+    const bool here = in_process ? info.internal : info.external;
+    const bool there = in_process ? info.external : info.internal;
+    if (!here) {
+      if (there) set.other_side_only.push_back(info.name);
+      continue;
+    }
+    set.owned.push_back(create_profiler(spec));
+    if (in_process) {
+      if (auto* p = dynamic_cast<InternalProfiler*>(set.owned.back().get())) set.internal.push_back(p);
+    } else if (auto* p = dynamic_cast<ExternalProfiler*>(set.owned.back().get())) {
+      set.external.push_back(p);
+    }
+  }
+  return set;
+}
+
 void validate_profiler_specs(const std::vector<std::string>& specs) {
   for (const auto& spec : specs) (void)create_profiler(spec);
 }

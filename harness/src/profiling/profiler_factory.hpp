@@ -31,6 +31,23 @@ ProfilerRequest resolve_profiler(std::string_view spec);
 /// option is unknown or bad, or the spec is a help request.
 std::unique_ptr<Profiler> create_profiler(std::string_view spec);
 
+/// Which part of its profilers a process runs: the part inside the benchmark's process
+/// (InternalProfiler) in a fork or with -f 0, the part around a fork (ExternalProfiler)
+/// on the host.
+enum class ProfilerSide { in_process, around_fork };
+
+/// The profilers of one benchmark that have a part on one side.
+struct ProfilerSet {
+  std::vector<std::unique_ptr<Profiler>> owned;
+  std::vector<InternalProfiler*> internal;   ///< in_process: the owned ones, as InternalProfiler
+  std::vector<ExternalProfiler*> external;   ///< around_fork: the owned ones, as ExternalProfiler
+  std::vector<std::string> other_side_only;  ///< names of the profilers with a part only on the other side
+};
+
+/// Creates, in `specs` order, the profilers with a part on `side`. Throws ProfilerError
+/// as create_profiler() does. The host's run loop and the fork worker both build theirs here.
+ProfilerSet create_profilers(const std::vector<std::string>& specs, ProfilerSide side);
+
 /// Every spec checked (and each instance created and dropped) before a run starts.
 void validate_profiler_specs(const std::vector<std::string>& specs);
 

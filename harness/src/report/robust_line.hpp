@@ -11,7 +11,7 @@
 
 namespace cmh::report {
 
-/// "Robust \"X\": 2.503 [2.471, 2.535] ns/op (95 %, clean sub-windows (interquartile mean), 3 forks; ...); median ...",
+/// "Robust \"X\": 2.503 [2.471, 2.535] ns/op (95 %, clean sub-windows (mean), 3 forks; ...); median ...",
 /// no newline.
 std::string robust_line(std::string_view benchmark, const stats::AggregatedBenchmark& b);
 

@@ -66,7 +66,7 @@ std::int64_t switch_bound(std::int64_t window_ns);
 
 IterationDisturbance assess(const IterationResult& it);
 
-/// The rule in one sentence, for the JSON's `rule` and docs/report.md.
+/// The rule in one sentence, for the JSON's `rule` and docs/statistics.md.
 std::string rule_text();
 
 /// "CPU/wall 0.45, waited 48 % of its runnable time, others used 51 % of its CPUs, 12

@@ -25,7 +25,7 @@ const char* json_name(RobustMethod m) {
 
 const char* describe(RobustMethod m) {
   switch (m) {
-    case RobustMethod::clean_subwindows: return "clean sub-windows (interquartile mean)";
+    case RobustMethod::clean_subwindows: return "clean sub-windows (mean)";
     case RobustMethod::iteration_scores: return "iteration scores";
     case RobustMethod::cpu_time: return "CPU time per op";
     case RobustMethod::undisturbed_iterations: return "undisturbed iterations";
@@ -93,12 +93,8 @@ std::string windows_text(const RobustEvidence& e) {
   return fmt::format("{} of {} sub-windows rejected", e.rejected, e.subwindows);
 }
 
-}  // namespace
-
-RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<const ForkResult*>& forks,
-                               const std::vector<std::vector<double>>& primary_by_fork, const DisturbanceSummary& d) {
-  RobustEstimate out;
-  RobustEvidence& e = out.evidence;
+/// The evidence over every measurement iteration; whether any iteration had sub-windows.
+bool gather_evidence(const std::vector<const ForkResult*>& forks, const DisturbanceSummary& d, RobustEvidence& e) {
   bool any_windows = false;
   for (const ForkResult* fork : forks)
     for (const auto& it : fork->measurement) {
@@ -116,12 +112,85 @@ RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<
   e.likely_inflated = d.likely_inflated();
   for (const auto& row : d.by_fork)
     for (const auto& it : row) e.blocking = e.blocking || it.blocking;
-  if (e.iterations == 0) return out;
-  out.available = true;
+  return any_windows;
+}
 
+std::string why_no_clean_windows(const BenchmarkParams& params, const RobustEvidence& e, bool any_windows) {
+  if (any_windows)
+    return fmt::format("too few clean sub-windows ({} of {} iterations had at least 5 in every thread; {})",
+                       e.clean_iterations, e.iterations, windows_text(e));
+  if (params.subwindow.count() == 0) return "no sub-windows (-subwin auto gives the clean sub-window estimate)";
+  return "no sub-windows in this mode (time modes without invocation fixtures have them)";
+}
+
+/// Without clean sub-windows: the iteration scores, CPU time per op or the undisturbed
+/// iterations, as the evidence allows; sets out.method and adds to `why`.
+std::vector<std::vector<double>> values_without_windows(const BenchmarkParams& params,
+                                                        const std::vector<const ForkResult*>& forks,
+                                                        const std::vector<std::vector<double>>& primary_by_fork,
+                                                        const DisturbanceSummary& d, bool any_windows,
+                                                        RobustEstimate& out, std::string& why) {
+  RobustEvidence& e = out.evidence;
   const auto primary = [&](std::size_t f, std::size_t i, const IterationResult&) {
     return f < primary_by_fork.size() && i < primary_by_fork[f].size() ? primary_by_fork[f][i] : kNaN;
   };
+  const bool cpu_known = std::all_of(forks.begin(), forks.end(), [](const ForkResult* f) {
+    return std::all_of(f->measurement.begin(), f->measurement.end(),
+                       [](const IterationResult& it) { return !std::isnan(cpu_time_per_op(it.threads)); });
+  });
+  if (!e.likely_inflated) {
+    // Nothing to correct: the scores themselves, no note unless windows were asked for.
+    out.method = RobustMethod::iteration_scores;
+    if (!any_windows) why.clear();
+    return collect(forks, primary, e.iterations_used);
+  }
+  if (!e.blocking && cpu_known) {
+    out.method = RobustMethod::cpu_time;
+    why += "; the score is likely inflated and the body does not block: CPU time per op stands in for its "
+           "undisturbed wall time";
+    return collect(forks, [&](std::size_t, std::size_t, const IterationResult& it) { return cpu_as_score(params, it); },
+                   e.iterations_used);
+  }
+  const auto undisturbed = [&](std::size_t f, std::size_t i, const IterationResult& it) {
+    const bool flagged = f < d.by_fork.size() && i < d.by_fork[f].size() && d.by_fork[f][i].disturbed();
+    return flagged ? kNaN : primary(f, i, it);
+  };
+  int kept = 0;
+  auto calm = collect(forks, undisturbed, kept);
+  if (kept >= 2) {
+    out.method = RobustMethod::undisturbed_iterations;
+    e.iterations_used = kept;
+    why += fmt::format("; the score is likely inflated{}: only the {} iterations the disturbance rule did not "
+                       "flag",
+                       e.blocking ? " and the body blocks" : "", kept);
+    return calm;
+  }
+  out.method = RobustMethod::iteration_scores;
+  why += "; the score is likely inflated and no better evidence is left: this estimate is likely inflated too";
+  return collect(forks, primary, e.iterations_used);
+}
+
+/// What the interval's clusters mean, after the method's note.
+void add_cluster_note(const RobustEstimate& out, std::string& why) {
+  if (!out.by_fork && out.clusters >= 2) {
+    why += why.empty() ? "" : "; ";
+    why += "one fork: clustered by iteration, blind to fork-to-fork variance";
+  } else if (out.clusters < 2) {
+    why += why.empty() ? "" : "; ";
+    why += "an interval needs two forks or two iterations";
+  }
+}
+
+}  // namespace
+
+RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<const ForkResult*>& forks,
+                               const std::vector<std::vector<double>>& primary_by_fork, const DisturbanceSummary& d) {
+  RobustEstimate out;
+  RobustEvidence& e = out.evidence;
+  const bool any_windows = gather_evidence(forks, d, e);
+  if (e.iterations == 0) return out;
+  out.available = true;
+
   std::vector<std::vector<double>> values;
   std::string why;
   if (any_windows && e.clean_iterations >= std::max(2.0, kMinCleanIterationShare * e.iterations)) {
@@ -131,57 +200,11 @@ RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<
     if (e.window_evidence == 0)
       why = "no descheduling evidence per window here (neither rseq nor getrusage): no window was rejected";
   } else {
-    if (any_windows)
-      why = fmt::format("too few clean sub-windows ({} of {} iterations had at least 5 in every thread; {})",
-                        e.clean_iterations, e.iterations, windows_text(e));
-    else if (params.subwindow.count() == 0)
-      why = "no sub-windows (-subwin auto gives the clean sub-window estimate)";
-    else
-      why = "no sub-windows in this mode (time modes without invocation fixtures have them)";
-    const bool cpu_known = std::all_of(forks.begin(), forks.end(), [](const ForkResult* f) {
-      return std::all_of(f->measurement.begin(), f->measurement.end(),
-                         [](const IterationResult& it) { return !std::isnan(cpu_time_per_op(it.threads)); });
-    });
-    if (!e.likely_inflated) {
-      // Nothing to correct: the scores themselves, no note unless windows were asked for.
-      out.method = RobustMethod::iteration_scores;
-      values = collect(forks, primary, e.iterations_used);
-      if (!any_windows) why.clear();
-    } else if (!e.blocking && cpu_known) {
-      out.method = RobustMethod::cpu_time;
-      values = collect(forks, [&](std::size_t, std::size_t, const IterationResult& it) { return cpu_as_score(params, it); },
-                       e.iterations_used);
-      why += "; the score is likely inflated and the body does not block: CPU time per op stands in for its "
-             "undisturbed wall time";
-    } else {
-      const auto undisturbed = [&](std::size_t f, std::size_t i, const IterationResult& it) {
-        const bool flagged = f < d.by_fork.size() && i < d.by_fork[f].size() && d.by_fork[f][i].disturbed();
-        return flagged ? kNaN : primary(f, i, it);
-      };
-      int kept = 0;
-      auto calm = collect(forks, undisturbed, kept);
-      if (kept >= 2) {
-        out.method = RobustMethod::undisturbed_iterations;
-        values = std::move(calm);
-        e.iterations_used = kept;
-        why += fmt::format("; the score is likely inflated{}: only the {} iterations the disturbance rule did not "
-                           "flag",
-                           e.blocking ? " and the body blocks" : "", kept);
-      } else {
-        out.method = RobustMethod::iteration_scores;
-        values = collect(forks, primary, e.iterations_used);
-        why += "; the score is likely inflated and no better evidence is left: this estimate is likely inflated too";
-      }
-    }
+    why = why_no_clean_windows(params, e, any_windows);
+    values = values_without_windows(params, forks, primary_by_fork, d, any_windows, out, why);
   }
   interval_over(std::move(values), out);
-  if (!out.by_fork && out.clusters >= 2) {
-    why += why.empty() ? "" : "; ";
-    why += "one fork: clustered by iteration, blind to fork-to-fork variance";
-  } else if (out.clusters < 2) {
-    why += why.empty() ? "" : "; ";
-    why += "an interval needs two forks or two iterations";
-  }
+  add_cluster_note(out, why);
   out.note = std::move(why);
   return out;
 }

@@ -4,7 +4,7 @@
 // hold that undisturbed value at kRobustConfidence (docs/statistics.md).
 //
 // Its values, one per measurement iteration, come from the best evidence the run has:
-//  - clean sub-windows (-subwin): the interquartile mean, per iteration, of the sub-windows in which
+//  - clean sub-windows (-subwin): the mean, per iteration, of the sub-windows in which
 //    no worker was switched out, nor in the window before (detail/subwindow_log.hpp).
 //    Used when at least half the iterations have one;
 //  - otherwise, when the disturbance rule did not call the score likely inflated: the
@@ -39,7 +39,7 @@ enum class RobustMethod { clean_subwindows, iteration_scores, cpu_time, undistur
 
 /// "cleanSubwindows", "iterationScores", "cpuTime", "undisturbedIterations".
 const char* json_name(RobustMethod m);
-/// "clean sub-windows (interquartile mean)", "iteration scores", "CPU time per op", "undisturbed iterations".
+/// "clean sub-windows (mean)", "iteration scores", "CPU time per op", "undisturbed iterations".
 const char* describe(RobustMethod m);
 
 /// What chose the method, and what the estimate is made of.

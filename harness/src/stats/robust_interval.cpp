@@ -43,19 +43,12 @@ double median_in_place(double* first, double* last) {
   return (*std::max_element(first, mid) + *mid) / 2.0;
 }
 
-double interquartile_mean_in_place(double* first, double* last) {
+double mean_of(const double* first, const double* last) {
   const std::ptrdiff_t n = last - first;
   if (n <= 0) return std::numeric_limits<double>::quiet_NaN();
-  const std::ptrdiff_t cut = n / 4;
-  double* lo = first + cut;
-  double* hi = last - cut;
-  if (cut > 0) {
-    std::nth_element(first, lo, last);   // [first, lo) are the smallest cut
-    std::nth_element(lo, hi, last);      // [hi, last) are the largest cut
-  }
   double sum = 0;
-  for (double* p = lo; p != hi; ++p) sum += *p;
-  return sum / static_cast<double>(hi - lo);
+  for (const double* p = first; p != last; ++p) sum += *p;
+  return sum / static_cast<double>(n);
 }
 
 std::optional<SubwindowMedian> subwindow_median(const BenchmarkParams& params,

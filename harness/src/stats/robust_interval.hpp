@@ -44,9 +44,8 @@ double median_of(const std::vector<std::vector<double>>& scores_by_fork);
 /// the profilers' iteration edges). NaN when empty.
 double median_in_place(double* first, double* last);
 
-/// The mean of the middle half of [first, last): floor(n/4) values are left out at each
-/// end (n < 4: the mean of all). Reorders the range; no allocation. NaN when empty.
-double interquartile_mean_in_place(double* first, double* last);
+/// The arithmetic mean of [first, last); NaN when empty.
+double mean_of(const double* first, const double* last);
 
 inline constexpr const char* kSubwindowMethod = "median over iterations of each iteration's median sub-window";
 

@@ -26,7 +26,7 @@ namespace cmh::forking {
 // 5: the plan message's bulk warmups (-wm, -wmb) and the bulk index of iteration frames;
 // per iteration its label (Google Benchmark's SetLabel).
 // 6: the plan's -pin; the "pinned" frame (where the workers run).
-// 7: the plan's -prec :robust; per iteration the clean sub-windows' interquartile mean, rejected windows, length, evidence.
+// 7: the plan's -prec :robust; per iteration the clean sub-windows' mean, rejected windows, length, evidence.
 inline constexpr std::uint8_t kProtocolVersion = 7;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;

@@ -185,19 +185,14 @@ std::optional<Failure> run_one(const BenchmarkParams& plan, FrameObserver& obser
   const BenchmarkDefinition* def = find_benchmark(plan.benchmark);
   if (!def)
     return worker_failure(FailureKind::other, "benchmark '" + plan.benchmark + "' is not in this executable");
-  std::vector<std::unique_ptr<Profiler>> owned;
-  std::vector<InternalProfiler*> internal;
+  profiling::ProfilerSet profilers;
   try {
-    for (const auto& spec : plan.profilers) {
-      if (!profiling::resolve_profiler(spec).info->internal) continue;
-      owned.push_back(profiling::create_profiler(spec));
-      if (auto* p = dynamic_cast<InternalProfiler*>(owned.back().get())) internal.push_back(p);
-    }
+    profilers = profiling::create_profilers(plan.profilers, profiling::ProfilerSide::in_process);
   } catch (const std::exception& e) {
     return worker_failure(FailureKind::other, std::string("profiler set-up in the fork failed: ") + e.what());
   }
   try {
-    auto failure = engine::run_trial(*def, plan, internal, observer);
+    auto failure = engine::run_trial(*def, plan, profilers.internal, observer);
     if (failure && !observer.failure_sent()) return failure;
   } catch (const std::exception& e) {
     // The engine reports benchmark exceptions itself; this is the harness failing.

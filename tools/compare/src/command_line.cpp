@@ -71,6 +71,60 @@ double parse_percent(const std::string& text, const std::string& option) {
   return v / 100.0;
 }
 
+namespace {
+
+/// --threshold P% for every metric, or METRIC=P% (METRIC=off) for one.
+void parse_threshold(const std::string& v, const std::string& a, CompareOptions& options) {
+  const std::size_t eq = v.find('=');
+  if (eq == std::string::npos) {
+    options.threshold = parse_percent(v, a);
+    return;
+  }
+  const std::string metric = v.substr(0, eq), limit = v.substr(eq + 1);
+  if (metric.empty()) throw InputError(a + " " + v + ": expected METRIC=P%");
+  const std::string key = metric == "score" || metric == "primary" ? "score" : metric_key(metric);
+  options.metric_thresholds[key] =
+      limit == "off" ? std::nullopt : std::optional<double>(parse_percent(limit, a + " " + metric + "="));
+}
+
+double parse_alpha(const std::string& v) {
+  char* end = nullptr;
+  const double alpha = std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size() || !(alpha > 0 && alpha < 1))
+    throw InputError("--alpha " + v + ": expected a number between 0 and 1");
+  return alpha;
+}
+
+Test parse_test(const std::string& v) {
+  if (v == "welch") return Test::welch;
+  if (v == "u") return Test::u;
+  if (v == "both") return Test::both;
+  throw InputError("--test " + v + ": expected welch, u or both");
+}
+
+OutputFormat parse_format(const std::string& v) {
+  if (v == "text") return OutputFormat::text;
+  if (v == "markdown" || v == "md") return OutputFormat::markdown;
+  if (v == "json") return OutputFormat::json;
+  throw InputError("--format " + v + ": expected text, markdown or json");
+}
+
+/// The result files the command line names, by --base/--new (`sides`) or in order.
+void check_files(const CommandLine& cl, bool sides) {
+  if (sides) {
+    if (cl.base_side.empty() || cl.new_side.empty())
+      throw InputError("--base and --new each need one or more result files");
+    if (!cl.baseline.empty()) throw InputError("--baseline takes one file, not --base and --new");
+    return;
+  }
+  if (!cl.baseline.empty() && cl.files.size() != 1)
+    throw InputError("--baseline takes exactly one result file");
+  if (cl.baseline.empty() && cl.files.size() < 2)
+    throw InputError("expected two or more result files (BASE NEW...), or --baseline NAME with one");
+}
+
+}  // namespace
+
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine cl;
   std::vector<std::string>* side = nullptr;  // after --base or --new: the files go there
@@ -83,17 +137,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     if (a == "-h" || a == "--help") {
       cl.help = true;
     } else if (a == "--threshold") {
-      const std::string& v = value();
-      const std::size_t eq = v.find('=');
-      if (eq == std::string::npos) {
-        cl.options.threshold = parse_percent(v, a);
-      } else {
-        const std::string metric = v.substr(0, eq), limit = v.substr(eq + 1);
-        if (metric.empty()) throw InputError(a + " " + v + ": expected METRIC=P%");
-        const std::string key = metric == "score" || metric == "primary" ? "score" : metric_key(metric);
-        cl.options.metric_thresholds[key] =
-            limit == "off" ? std::nullopt : std::optional<double>(parse_percent(limit, a + " " + metric + "="));
-      }
+      parse_threshold(value(), a, cl.options);
     } else if (a == "--metric") {
       const std::string& v = value();
       if (v != "score" && v != "robust") throw InputError("--metric " + v + ": expected score or robust");
@@ -103,28 +147,15 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (a == "--icount-limit") {
       parse_icount_limit(value(), cl.options.icount);
     } else if (a == "--alpha") {
-      const std::string& v = value();
-      char* end = nullptr;
-      const double alpha = std::strtod(v.c_str(), &end);
-      if (v.empty() || end != v.c_str() + v.size() || !(alpha > 0 && alpha < 1))
-        throw InputError("--alpha " + v + ": expected a number between 0 and 1");
-      cl.options.alpha = alpha;
+      cl.options.alpha = parse_alpha(value());
     } else if (a == "--test") {
-      const std::string& v = value();
-      if (v == "welch") cl.options.test = Test::welch;
-      else if (v == "u") cl.options.test = Test::u;
-      else if (v == "both") cl.options.test = Test::both;
-      else throw InputError("--test " + v + ": expected welch, u or both");
+      cl.options.test = parse_test(value());
     } else if (a == "--ignore-param") {
       cl.options.ignore_params.insert(value());
     } else if (a == "--baseline") {
       cl.baseline = value();
     } else if (a == "--format") {
-      const std::string& v = value();
-      if (v == "text") cl.format = OutputFormat::text;
-      else if (v == "markdown" || v == "md") cl.format = OutputFormat::markdown;
-      else if (v == "json") cl.format = OutputFormat::json;
-      else throw InputError("--format " + v + ": expected text, markdown or json");
+      cl.format = parse_format(value());
     } else if (a == "--html") {
       cl.html = value();
     } else if (a == "--flame") {
@@ -141,17 +172,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       (side ? *side : cl.files).push_back(a);
     }
   }
-  if (cl.help) return cl;
-  if (side != nullptr) {
-    if (cl.base_side.empty() || cl.new_side.empty())
-      throw InputError("--base and --new each need one or more result files");
-    if (!cl.baseline.empty()) throw InputError("--baseline takes one file, not --base and --new");
-    return cl;
-  }
-  if (!cl.baseline.empty() && cl.files.size() != 1)
-    throw InputError("--baseline takes exactly one result file");
-  if (cl.baseline.empty() && cl.files.size() < 2)
-    throw InputError("expected two or more result files (BASE NEW...), or --baseline NAME with one");
+  if (!cl.help) check_files(cl, side != nullptr);
   return cl;
 }
 

@@ -99,91 +99,109 @@ std::string normalize_time(const std::string& text, const std::string& option) {
   return buf;
 }
 
+namespace {
+
+/// The arguments after the command, one at a time.
+struct ArgumentReader {
+  const std::vector<std::string>& args;
+  std::size_t i = 1;
+
+  /// The option's value: the next argument.
+  const std::string& value() {
+    if (i + 1 >= args.size()) throw HistoryError(args[i] + ": missing value");
+    return args[++i];
+  }
+};
+
+void only_for(const CommandLine& cl, const std::string& a, std::initializer_list<const char*> allowed) {
+  for (const char* c : allowed)
+    if (cl.command == c) return;
+  throw HistoryError(a + ": not an option of " + cl.command + " (see cmh-history --help)");
+}
+
+/// Argument `a` (an option, its value read from `next`, or a file name) into `cl`.
+void apply_argument(CommandLine& cl, const std::string& a, ArgumentReader& next) {
+  if (a == "-h" || a == "--help") {
+    cl.help = true;
+  } else if (a == "--db") {
+    cl.db = next.value();
+  } else if (a == "--commit") {
+    only_for(cl, a, {"add", "check", "export"});
+    cl.commit = next.value();
+    if (cl.commit.empty()) throw HistoryError("--commit: empty");
+  } else if (a == "--branch") {
+    only_for(cl, a, {"add", "check"});
+    cl.branch = next.value();
+  } else if (a == "--time") {
+    only_for(cl, a, {"add"});
+    cl.time = normalize_time(next.value(), a);
+  } else if (a == "--tag") {
+    only_for(cl, a, {"add"});
+    const std::string& v = next.value();
+    const std::size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0) throw HistoryError("--tag " + v + ": expected KEY=VALUE");
+    cl.tags[v.substr(0, eq)] = v.substr(eq + 1);
+  } else if (a == "--metric") {
+    only_for(cl, a, {"changes", "check", "series", "report", "export"});
+    cl.metric = next.value();
+  } else if (a == "--since") {
+    only_for(cl, a, {"changes", "report"});
+    cl.since = next.value();
+  } else if (a == "--json") {
+    only_for(cl, a, {"changes", "check", "series"});
+    cl.json = true;
+  } else if (a == "--alpha") {
+    const double alpha = parse_fraction(next.value(), a, false);
+    if (!(alpha > 0 && alpha < 1)) throw HistoryError("--alpha: expected a number between 0 and 1");
+    cl.detect.alpha = alpha;
+  } else if (a == "--min-effect") {
+    cl.detect.min_effect = parse_fraction(next.value(), a, true);
+  } else if (a == "--window") {
+    only_for(cl, a, {"check"});
+    const std::string& v = next.value();
+    char* end = nullptr;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 1) throw HistoryError("--window " + v + ": expected a positive count of runs");
+    cl.window = static_cast<std::size_t>(n);
+  } else if (a == "-o" || a == "--output") {
+    only_for(cl, a, {"report", "export"});
+    cl.output = next.value();
+  } else if (a == "--format") {
+    only_for(cl, a, {"export"});
+    cl.format = next.value();
+    if (cl.format != "bencher" && cl.format != "github-action-benchmark")
+      throw HistoryError("--format " + cl.format + ": expected bencher or github-action-benchmark");
+  } else if (a.size() > 1 && a[0] == '-') {
+    throw HistoryError(a + ": unknown option (see cmh-history --help)");
+  } else {
+    if (cl.command != "add") throw HistoryError(a + ": " + cl.command + " takes no file names");
+    cl.files.push_back(a);
+  }
+}
+
+/// What each command cannot do without, and report's default output.
+void check_complete(CommandLine& cl) {
+  if (cl.command == "add" && cl.files.empty()) throw HistoryError("add: expected one or more result files");
+  if (cl.command == "check" && cl.commit.empty()) throw HistoryError("check: --commit SHA is required");
+  if (cl.command == "export" && cl.format.empty()) throw HistoryError("export: --format bencher|github-action-benchmark is required");
+  if (cl.command == "report" && cl.output.empty()) cl.output = "trend.html";
+}
+
+}  // namespace
+
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine cl;
   static const std::vector<std::string> commands = {"add", "changes", "check", "series", "report", "export"};
-  std::size_t i = 0;
   if (!args.empty() && (args[0] == "-h" || args[0] == "--help")) {
     cl.help = true;
     return cl;
   }
   if (args.empty()) throw HistoryError("expected a command: add, changes, check, series, report or export (see --help)");
-  cl.command = args[i++];
+  cl.command = args[0];
   if (std::find(commands.begin(), commands.end(), cl.command) == commands.end())
     throw HistoryError(cl.command + ": unknown command (expected add, changes, check, series, report or export)");
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw HistoryError(a + ": missing value");
-      return args[++i];
-    };
-    const auto only_for = [&](std::initializer_list<const char*> allowed) {
-      for (const char* c : allowed)
-        if (cl.command == c) return;
-      throw HistoryError(a + ": not an option of " + cl.command + " (see cmh-history --help)");
-    };
-    if (a == "-h" || a == "--help") {
-      cl.help = true;
-    } else if (a == "--db") {
-      cl.db = value();
-    } else if (a == "--commit") {
-      only_for({"add", "check", "export"});
-      cl.commit = value();
-      if (cl.commit.empty()) throw HistoryError("--commit: empty");
-    } else if (a == "--branch") {
-      only_for({"add", "check"});
-      cl.branch = value();
-    } else if (a == "--time") {
-      only_for({"add"});
-      cl.time = normalize_time(value(), a);
-    } else if (a == "--tag") {
-      only_for({"add"});
-      const std::string& v = value();
-      const std::size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) throw HistoryError("--tag " + v + ": expected KEY=VALUE");
-      cl.tags[v.substr(0, eq)] = v.substr(eq + 1);
-    } else if (a == "--metric") {
-      only_for({"changes", "check", "series", "report", "export"});
-      cl.metric = value();
-    } else if (a == "--since") {
-      only_for({"changes", "report"});
-      cl.since = value();
-    } else if (a == "--json") {
-      only_for({"changes", "check", "series"});
-      cl.json = true;
-    } else if (a == "--alpha") {
-      const double alpha = parse_fraction(value(), a, false);
-      if (!(alpha > 0 && alpha < 1)) throw HistoryError("--alpha: expected a number between 0 and 1");
-      cl.detect.alpha = alpha;
-    } else if (a == "--min-effect") {
-      cl.detect.min_effect = parse_fraction(value(), a, true);
-    } else if (a == "--window") {
-      only_for({"check"});
-      const std::string& v = value();
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 1) throw HistoryError("--window " + v + ": expected a positive count of runs");
-      cl.window = static_cast<std::size_t>(n);
-    } else if (a == "-o" || a == "--output") {
-      only_for({"report", "export"});
-      cl.output = value();
-    } else if (a == "--format") {
-      only_for({"export"});
-      cl.format = value();
-      if (cl.format != "bencher" && cl.format != "github-action-benchmark")
-        throw HistoryError("--format " + cl.format + ": expected bencher or github-action-benchmark");
-    } else if (a.size() > 1 && a[0] == '-') {
-      throw HistoryError(a + ": unknown option (see cmh-history --help)");
-    } else {
-      if (cl.command != "add") throw HistoryError(a + ": " + cl.command + " takes no file names");
-      cl.files.push_back(a);
-    }
-  }
-  if (cl.help) return cl;
-  if (cl.command == "add" && cl.files.empty()) throw HistoryError("add: expected one or more result files");
-  if (cl.command == "check" && cl.commit.empty()) throw HistoryError("check: --commit SHA is required");
-  if (cl.command == "export" && cl.format.empty()) throw HistoryError("export: --format bencher|github-action-benchmark is required");
-  if (cl.command == "report" && cl.output.empty()) cl.output = "trend.html";
+  for (ArgumentReader next{args}; next.i < args.size(); ++next.i) apply_argument(cl, args[next.i], next);
+  if (!cl.help) check_complete(cl);
   return cl;
 }
 

@@ -48,7 +48,7 @@ std::pair<double, double> band_of(const Point& p) {
 
 std::string short_commit(const std::string& c) { return c.size() > 10 ? c.substr(0, 10) : c; }
 
-std::string chart_svg(const std::vector<const Series*>& segments, const std::vector<FoundChange>& changes) {
+std::vector<ChartPoint> chart_points(const std::vector<const Series*>& segments) {
   std::vector<ChartPoint> pts;
   for (const Series* s : segments)
     for (const auto& p : s->points) {
@@ -58,6 +58,21 @@ std::string chart_svg(const std::vector<const Series*>& segments, const std::vec
   std::stable_sort(pts.begin(), pts.end(), [](const ChartPoint& a, const ChartPoint& b) {
     return std::tie(a.point->time, a.point->seq) < std::tie(b.point->time, b.point->seq);
   });
+  return pts;
+}
+
+/// Where the i-th of `points` runs and a value go on the chart.
+struct ChartScale {
+  std::size_t points = 0;
+  double ymin = 0, ymax = 1;
+  static constexpr double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+
+  double x(std::size_t i) const { return kLeft + (points == 1 ? plot_w / 2 : plot_w * i / (points - 1.0)); }
+  double y(double v) const { return kTop + plot_h * (1 - (v - ymin) / (ymax - ymin)); }
+};
+
+/// Every band and score in view, with a margin; a flat series gets some height.
+ChartScale scale_of(const std::vector<ChartPoint>& pts) {
   double ymin = INFINITY, ymax = -INFINITY;
   for (const auto& p : pts)
     for (const double v : {p.lo, p.hi, p.point->metric.score})
@@ -68,66 +83,79 @@ std::string chart_svg(const std::vector<const Series*>& segments, const std::vec
   if (!std::isfinite(ymin)) ymin = 0, ymax = 1;
   if (ymax - ymin < 1e-12 * std::max(1.0, std::fabs(ymax))) ymin -= 0.5 * std::fabs(ymin) + 0.5, ymax += 0.5 * std::fabs(ymax) + 0.5;
   const double pad = (ymax - ymin) * 0.08;
-  ymin -= pad;
-  ymax += pad;
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-  const auto x = [&](std::size_t i) { return kLeft + (pts.size() == 1 ? plot_w / 2 : plot_w * i / (pts.size() - 1.0)); };
-  const auto y = [&](double v) { return kTop + plot_h * (1 - (v - ymin) / (ymax - ymin)); };
+  return ChartScale{pts.size(), ymin - pad, ymax + pad};
+}
 
-  std::string svg = fmt::format(R"(<svg class="trend" viewBox="0 0 {} {}" width="{}" height="{}" role="img">)",
-                                kWidth, kHeight, kWidth, kHeight);
-  svg += fmt::format(R"(<rect class="frame" x="{}" y="{}" width="{}" height="{}"/>)", kLeft, kTop, plot_w, plot_h);
-  for (int t = 0; t <= 4; ++t) {
-    const double v = ymin + (ymax - ymin) * t / 4;
-    svg += fmt::format(R"(<text class="tick" x="{:.1f}" y="{:.1f}">{:.4g}</text>)", kLeft - 6, y(v) + 4, v);
-  }
-  // The band, one polygon per segment so that a new environment does not join the old.
+/// What changed in the environment between two runs, for a line's tooltip.
+std::vector<std::string> environment_change(const ChartPoint& before, const ChartPoint& after) {
+  return environment_differences(before.point->environment, after.point->environment);
+}
+
+std::string environment_title(const char* what, const std::vector<std::string>& diff) {
+  std::string title = what;
+  for (const auto& d : diff) title += " " + d + ";";
+  return title;
+}
+
+/// The band, one polygon per segment so that a new environment does not join the old.
+std::string bands_svg(const std::vector<ChartPoint>& pts, const ChartScale& sc) {
+  std::string svg;
   std::size_t start = 0;
   for (std::size_t i = 1; i <= pts.size(); ++i) {
     if (i < pts.size() && pts[i].series == pts[start].series) continue;
     std::string upper, lower;
-    for (std::size_t k = start; k < i; ++k) upper += fmt::format("{:.1f},{:.1f} ", x(k), y(pts[k].hi));
-    for (std::size_t k = i; k-- > start;) lower += fmt::format("{:.1f},{:.1f} ", x(k), y(pts[k].lo));
+    for (std::size_t k = start; k < i; ++k) upper += fmt::format("{:.1f},{:.1f} ", sc.x(k), sc.y(pts[k].hi));
+    for (std::size_t k = i; k-- > start;) lower += fmt::format("{:.1f},{:.1f} ", sc.x(k), sc.y(pts[k].lo));
     if (i - start == 1) {
-      svg += fmt::format(R"(<line class="band" x1="{0:.1f}" x2="{0:.1f}" y1="{1:.1f}" y2="{2:.1f}"/>)", x(start),
-                         y(pts[start].hi), y(pts[start].lo));
+      svg += fmt::format(R"(<line class="band" x1="{0:.1f}" x2="{0:.1f}" y1="{1:.1f}" y2="{2:.1f}"/>)", sc.x(start),
+                         sc.y(pts[start].hi), sc.y(pts[start].lo));
     } else {
       svg += R"(<polygon class="band" points=")" + upper + lower + R"("/>)";
     }
     if (i < pts.size()) {  // a new segment starts at i
-      const auto diff = environment_differences(pts[i - 1].point->environment, pts[i].point->environment);
-      std::string title = "new environment:";
-      for (const auto& d : diff) title += " " + d + ";";
-      const double xm = (x(i - 1) + x(i)) / 2;
+      const double xm = (sc.x(i - 1) + sc.x(i)) / 2;
+      const std::string title = environment_title("new environment:", environment_change(pts[i - 1], pts[i]));
       svg += fmt::format(R"(<line class="segment" x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}"><title>{3}</title></line>)",
-                         xm, kTop, kTop + plot_h, esc(title));
+                         xm, kTop, kTop + sc.plot_h, esc(title));
     }
     start = i;
   }
-  // Other environment changes inside a segment: candidate explanations.
+  return svg;
+}
+
+/// Other environment changes inside a segment: candidate explanations.
+std::string environment_changes_svg(const std::vector<ChartPoint>& pts, const ChartScale& sc) {
+  std::string svg;
   for (std::size_t i = 1; i < pts.size(); ++i) {
     if (pts[i].series != pts[i - 1].series) continue;
-    const auto diff = environment_differences(pts[i - 1].point->environment, pts[i].point->environment);
+    const auto diff = environment_change(pts[i - 1], pts[i]);
     if (diff.empty()) continue;
-    std::string title = "environment:";
-    for (const auto& d : diff) title += " " + d + ";";
-    const double xm = (x(i - 1) + x(i)) / 2;
+    const double xm = (sc.x(i - 1) + sc.x(i)) / 2;
     svg += fmt::format(R"(<line class="envchange" x1="{0:.1f}" x2="{0:.1f}" y1="{1}" y2="{2}"><title>{3}</title></line>)",
-                       xm, kTop, kTop + plot_h, esc(title));
+                       xm, kTop, kTop + sc.plot_h, esc(environment_title("environment:", diff)));
   }
-  // Change points.
+  return svg;
+}
+
+std::string change_points_svg(const std::vector<ChartPoint>& pts, const std::vector<FoundChange>& changes,
+                              const ChartScale& sc) {
+  std::string svg;
   for (const auto& c : changes) {
     std::size_t at = 0;
     while (at < pts.size() && pts[at].point != &c.first_after()) ++at;
     if (at == 0 || at == pts.size()) continue;
-    const double xm = (x(at - 1) + x(at)) / 2;
+    const double xm = (sc.x(at - 1) + sc.x(at)) / 2;
     svg += fmt::format(
         R"(<g class="change {0}"><line x1="{1:.1f}" x2="{1:.1f}" y1="{2}" y2="{3}"/><text x="{4:.1f}" y="{5}">{6}</text>)"
         R"(<title>{0} {6} at {7} (after {8})</title></g>)",
-        c.change.direction, xm, kTop, kTop + plot_h, xm + 3, kTop + 12, esc(percent(c.change.effect)),
+        c.change.direction, xm, kTop, kTop + sc.plot_h, xm + 3, kTop + 12, esc(percent(c.change.effect)),
         esc(c.first_after().commit), esc(c.last_before().commit));
   }
-  // The runs.
+  return svg;
+}
+
+std::string runs_svg(const std::vector<ChartPoint>& pts, const ChartScale& sc) {
+  std::string svg;
   for (std::size_t i = 0; i < pts.size(); ++i) {
     const Point& p = *pts[i].point;
     std::string title = fmt::format("{} {} ({}): {:.6g} {}", short_commit(p.commit), p.time, p.branch.empty() ? "-" : p.branch,
@@ -135,14 +163,32 @@ std::string chart_svg(const std::vector<const Series*>& segments, const std::vec
     if (p.iterations > 0) title += fmt::format("; {} of {} iterations disturbed", p.disturbed, p.iterations);
     const std::string circle =
         fmt::format(R"(<circle class="run{}" cx="{:.1f}" cy="{:.1f}" r="3.5"><title>{}</title></circle>)",
-                    p.disturbed > 0 ? " disturbed" : "", x(i), y(p.metric.score), esc(title));
+                    p.disturbed > 0 ? " disturbed" : "", sc.x(i), sc.y(p.metric.score), esc(title));
     svg += p.html_report.empty() ? circle : R"(<a href="file://)" + esc(p.html_report) + R"(">)" + circle + "</a>";
   }
+  return svg;
+}
+
+std::string chart_svg(const std::vector<const Series*>& segments, const std::vector<FoundChange>& changes) {
+  const std::vector<ChartPoint> pts = chart_points(segments);
+  const ChartScale sc = scale_of(pts);
+  std::string svg = fmt::format(R"(<svg class="trend" viewBox="0 0 {} {}" width="{}" height="{}" role="img">)",
+                                kWidth, kHeight, kWidth, kHeight);
+  svg += fmt::format(R"(<rect class="frame" x="{}" y="{}" width="{}" height="{}"/>)", kLeft, kTop, sc.plot_w,
+                     sc.plot_h);
+  for (int t = 0; t <= 4; ++t) {
+    const double v = sc.ymin + (sc.ymax - sc.ymin) * t / 4;
+    svg += fmt::format(R"(<text class="tick" x="{:.1f}" y="{:.1f}">{:.4g}</text>)", kLeft - 6, sc.y(v) + 4, v);
+  }
+  svg += bands_svg(pts, sc);
+  svg += environment_changes_svg(pts, sc);
+  svg += change_points_svg(pts, changes, sc);
+  svg += runs_svg(pts, sc);
   // Commit labels: the first, the last and those at changes.
-  svg += fmt::format(R"(<text class="commit" x="{:.1f}" y="{}">{}</text>)", x(0), kHeight - 8,
+  svg += fmt::format(R"(<text class="commit" x="{:.1f}" y="{}">{}</text>)", sc.x(0), kHeight - 8,
                      esc(short_commit(pts.front().point->commit)));
   if (pts.size() > 1)
-    svg += fmt::format(R"(<text class="commit end" x="{:.1f}" y="{}">{}</text>)", x(pts.size() - 1), kHeight - 8,
+    svg += fmt::format(R"(<text class="commit end" x="{:.1f}" y="{}">{}</text>)", sc.x(pts.size() - 1), kHeight - 8,
                        esc(short_commit(pts.back().point->commit)));
   return svg + "</svg>";
 }

@@ -37,6 +37,77 @@ std::string knob_name(const std::vector<machine::Knob>& knobs, const std::string
   return k != nullptr ? k->name : id;
 }
 
+/// Files already holding their saved bytes need nothing; vanished ones (an IRQ or
+/// a CPU that went away) have nothing to restore. The rest, in the reverse order of tune.
+std::vector<const SavedFile*> files_to_restore(const State& state, const machine::SysTree& tree,
+                                               std::vector<std::string>& gone) {
+  std::vector<const SavedFile*> pending;
+  for (const auto& f : state.files) {
+    const machine::FileRead now = tree.read(f.path);
+    if (!now.content && now.error == ENOENT) {
+      gone.push_back(f.path);
+    } else if (!now.content || *now.content != f.saved) {
+      pending.push_back(&f);
+    }
+  }
+  std::reverse(pending.begin(), pending.end());  // undo in the reverse order of tune
+  return pending;
+}
+
+void print_pending_restores(const std::vector<const SavedFile*>& pending, const State& state,
+                            const machine::SysTree& tree, std::ostream& out) {
+  for (const SavedFile* f : pending) {
+    const machine::FileRead now = tree.read(f->path);
+    out << "would write back " << shown(f->saved) << " to " << tree.at(f->path).string() << " (now "
+        << (now.content ? shown(*now.content) : now.reason()) << ")"
+        << (tree.check_writable(f->path) != 0 ? " [needs root]" : "") << "\n";
+  }
+  out << "Dry run: nothing was changed; " << pending.size() << " of " << state.files.size()
+      << " saved files differ from their saved content.\n";
+}
+
+struct Restored {
+  std::map<std::string, std::pair<std::string, int>> by_knob;  // knob id -> (value before reset, files)
+  std::map<const SavedFile*, int> last_error;
+  std::vector<const SavedFile*> left;  // not restored
+};
+
+/// Writes the saved bytes back, in passes while they make progress.
+Restored restore(const std::vector<const SavedFile*>& pending, const machine::SysTree& tree) {
+  Restored r;
+  r.left = pending;
+  for (int pass = 0; pass < kMaxPasses && !r.left.empty(); ++pass) {
+    std::vector<const SavedFile*> still;
+    for (const SavedFile* f : r.left) {
+      const machine::FileRead before = tree.read(f->path);
+      const int error = tree.write(f->path, restore_bytes(tree, *f));
+      const machine::FileRead after = tree.read(f->path);
+      if (error == 0 && after.content && *after.content == f->saved) {
+        auto& entry = r.by_knob[f->knob];
+        if (entry.second == 0 && before.content) entry.first = machine::first_line(*before.content);
+        ++entry.second;
+      } else {
+        r.last_error[f] = error;
+        still.push_back(f);
+      }
+    }
+    if (still.size() == r.left.size()) break;  // no progress: another pass would fail the same way
+    r.left = std::move(still);
+  }
+  return r;
+}
+
+void print_not_restored(const Restored& r, const machine::SysTree& tree, std::ostream& err) {
+  for (const SavedFile* f : r.left) {
+    const machine::FileRead now = tree.read(f->path);
+    const auto known = r.last_error.find(f);
+    const int error = known != r.last_error.end() ? known->second : 0;
+    err << "cmh-system reset: could not restore " << tree.at(f->path).string() << " to " << shown(f->saved)
+        << ": " << (error != 0 ? machine::errno_text(error) : "it reads " + (now.content ? shown(*now.content) : now.reason()))
+        << "\n";
+  }
+}
+
 }  // namespace
 
 int run_reset(const Options& o, std::ostream& out, std::ostream& err) {
@@ -55,29 +126,10 @@ int run_reset(const Options& o, std::ostream& out, std::ostream& err) {
   }
   const machine::SysTree tree(o.root);
 
-  // Files already holding their saved bytes need nothing; vanished ones (an IRQ or
-  // a CPU that went away) have nothing to restore.
-  std::vector<const SavedFile*> pending;
   std::vector<std::string> gone;
-  for (const auto& f : state.files) {
-    const machine::FileRead now = tree.read(f.path);
-    if (!now.content && now.error == ENOENT) {
-      gone.push_back(f.path);
-    } else if (!now.content || *now.content != f.saved) {
-      pending.push_back(&f);
-    }
-  }
-  std::reverse(pending.begin(), pending.end());  // undo in the reverse order of tune
-
+  const std::vector<const SavedFile*> pending = files_to_restore(state, tree, gone);
   if (o.dry_run) {
-    for (const SavedFile* f : pending) {
-      const machine::FileRead now = tree.read(f->path);
-      out << "would write back " << shown(f->saved) << " to " << tree.at(f->path).string() << " (now "
-          << (now.content ? shown(*now.content) : now.reason()) << ")"
-          << (tree.check_writable(f->path) != 0 ? " [needs root]" : "") << "\n";
-    }
-    out << "Dry run: nothing was changed; " << pending.size() << " of " << state.files.size()
-        << " saved files differ from their saved content.\n";
+    print_pending_restores(pending, state, tree, out);
     return 0;
   }
 
@@ -89,41 +141,14 @@ int run_reset(const Options& o, std::ostream& out, std::ostream& err) {
     }
 
   const auto knobs = machine::read_knobs(tree);
-  std::map<std::string, std::pair<std::string, int>> restored;  // knob id -> (value before reset, files)
-  std::map<const SavedFile*, int> last_error;
-  std::vector<const SavedFile*> left = pending;
-  for (int pass = 0; pass < kMaxPasses && !left.empty(); ++pass) {
-    std::vector<const SavedFile*> still;
-    for (const SavedFile* f : left) {
-      const machine::FileRead before = tree.read(f->path);
-      const int error = tree.write(f->path, restore_bytes(tree, *f));
-      const machine::FileRead after = tree.read(f->path);
-      if (error == 0 && after.content && *after.content == f->saved) {
-        auto& entry = restored[f->knob];
-        if (entry.second == 0 && before.content) entry.first = machine::first_line(*before.content);
-        ++entry.second;
-      } else {
-        last_error[f] = error;
-        still.push_back(f);
-      }
-    }
-    if (still.size() == left.size()) break;  // no progress: another pass would fail the same way
-    left = std::move(still);
-  }
-
-  for (const auto& [id, what] : restored)
+  const Restored r = restore(pending, tree);
+  for (const auto& [id, what] : r.by_knob)
     out << "restored " << knob_name(knobs, id) << ": " << what.first << " -> as saved (" << what.second
         << (what.second == 1 ? " file)\n" : " files)\n");
-  if (restored.empty() && left.empty()) out << "Every saved file already held its saved content.\n";
+  if (r.by_knob.empty() && r.left.empty()) out << "Every saved file already held its saved content.\n";
   for (const auto& path : gone) out << "gone since tune, nothing to restore: " << tree.at(path).string() << "\n";
-  if (!left.empty()) {
-    for (const SavedFile* f : left) {
-      const machine::FileRead now = tree.read(f->path);
-      const int error = last_error[f];
-      err << "cmh-system reset: could not restore " << tree.at(f->path).string() << " to " << shown(f->saved)
-          << ": " << (error != 0 ? machine::errno_text(error) : "it reads " + (now.content ? shown(*now.content) : now.reason()))
-          << "\n";
-    }
+  if (!r.left.empty()) {
+    print_not_restored(r, tree, err);
     err << "cmh-system reset: kept the state file " << o.state_file.string() << " for another try\n";
     return 1;
   }
