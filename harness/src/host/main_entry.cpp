@@ -56,8 +56,6 @@ void print(const std::string& text) {
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
 }
 
-std::string this_executable() { return common::self_executable_path(); }
-
 /// -h, -l, -lp, -lrf, -lprof and -prof name:help: print, and say so.
 std::optional<int> handle_informational(const cli::CommandLine& cl) {
   if (cl.help) {
@@ -222,7 +220,7 @@ int run_host(int argc, char** argv) {
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   host::add_strict_warnings(cl, setup.context);
-  setup.executable = this_executable();
+  setup.executable = common::self_executable_path();
   setup.host_startup = startup;
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);
