@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <map>
 
-#include "perf_events.hpp"
+#include <cmh/profilers/perf_events.hpp>
 
 namespace benchmark::internal {
 namespace {

@@ -6,19 +6,20 @@
 //   <name>.folded            folded stacks, root first, one line per stack with its samples
 //   <name>.speedscope.json   speedscope's format, one profile per fork (weights = sample
 //                            periods), with each fork's op count under "cmh" for cmh-compare
-//   <name>.html              a self-contained flame graph (flame/flame_graph.hpp)
+//   <name>.html              a self-contained flame graph (cmh/flame/flame_graph.hpp)
 // and a summary after the Result block and in -rf html. With `alloc` the stacks are where
 // the benchmark allocates, weighted by bytes (sampling/alloc_sampler.hpp), in <name>.alloc.*.
 #include "analysis/perfasm_text.hpp"
 #include "analysis/speedscope.hpp"
 #include "analysis/stack_namer.hpp"
 #include "builtin_infos.hpp"
-#include "flame/flame_graph.hpp"
-#include "formats/escape.hpp"
+#include <cmh/flame/flame_graph.hpp>
+#include <cmh/common/escape.hpp>
 #include "sampling/sampling_profiler.hpp"
 
 #include <cmh/profiler_options.hpp>
 
+#include <cmh/common/self_executable.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,7 +45,7 @@ std::pair<StackMode, std::string> choose_unwinding(const std::string& asked) {
   if (asked == "fp") return {StackMode::frame_pointers, "frame pointers (unwind=fp): frames of code built without them are lost"};
   if (asked == "dwarf")
     return {StackMode::dwarf, "DWARF unwinding with libdw from each sample's copy of the user stack (unwind=dwarf)"};
-  analysis::ModuleSymbols exe(executable_path());
+  analysis::ModuleSymbols exe(common::self_executable_path());
   const auto producer = exe.problem() ? std::nullopt : exe.producer();
   if (producer && producer->find("-fno-omit-frame-pointer") != std::string::npos)
     return {StackMode::frame_pointers,
@@ -64,7 +65,7 @@ class FlameProfiler final : public SamplingProfiler {
   std::vector<ProfilerReport> report(const Profile& profile, const BenchmarkRunResult& run) override {
     const BenchmarkParams& bp = run.params;
     analysis::Symbolizer symbols;
-    analysis::BenchmarkIdentity id = analysis::benchmark_identity(bp.group, bp.name, bp.group_members, executable_path());
+    analysis::BenchmarkIdentity id = analysis::benchmark_identity(bp.group, bp.name, bp.group_members, common::self_executable_path());
     id.label = bp.benchmark;
     for (const auto& [k, v] : bp.params) id.label += (k == bp.params.front().first ? ":" : ",") + k + "=" + v;
     analysis::StackNamer namer(profile, id, symbols);

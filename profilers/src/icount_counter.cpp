@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/counted_loop.hpp"
+#include <cmh/detail/counted_calls.hpp>
 
 #if defined(CMH_HAVE_CALLGRIND_H)
 #include <valgrind/callgrind.h>

@@ -15,7 +15,7 @@
 
 #include <cstdlib>
 
-#include "engine/counted_loop.hpp"
+#include <cmh/detail/counted_calls.hpp>
 
 namespace cmh::profilers {
 namespace {

@@ -15,10 +15,9 @@
 #include <cmh/profiler.hpp>
 #include <fmt/format.h>
 
+#include <cmh/detail/extra_fork.hpp>
+
 #include "callgrind_costs.hpp"
-#include "fork/fork_args.hpp"
-#include "fork/fork_runner.hpp"
-#include "fork/spawner.hpp"
 #include "icount_counter.hpp"
 
 extern char** environ;
@@ -117,15 +116,13 @@ class CallgrindWrapper final : public ExternalProfiler {
     }
     env["PATH"] = kFixedPath;
     env["LC_ALL"] = "C";
-    const forking::ForkSettings settings = forking::parse_fork_args(plan.fork_args);  // validated before the run
-    for (const auto& [name, value] : settings.environment) env[name] = value;
-    if (!settings.allocator_flags.empty()) env["CMH_ALLOC"] = forking::allocator_env_value(settings);
-    if (!settings.preload.empty()) env["LD_PRELOAD"] = forking::preload_env_value(settings, nullptr);
+    const forking::ForkEnvironment fork_env = forking::fork_environment(plan.fork_args);  // validated before the run
+    for (const auto& [name, value] : fork_env.variables) env[name] = value;
     // The bundled allocator's purge thread runs on a timer: under Callgrind its memory
     // traffic reached the shared simulated caches at different moments from run to run
     // (the misses, not the instructions, then differed). The fork under Callgrind runs
     // without it unless the fork arguments or CMH_ALLOC say otherwise.
-    if (settings.allocator.empty() || settings.allocator == "cmh") {
+    if (fork_env.bundled_allocator) {
       std::string& alloc = env["CMH_ALLOC"];
       if (alloc.find("BackgroundPurge") == std::string::npos)
         alloc += (alloc.empty() ? "" : " ") + std::string("-XX:-BackgroundPurge");
@@ -138,16 +135,6 @@ class CallgrindWrapper final : public ExternalProfiler {
   IcountSettings settings_;
   std::string out_file_;
   std::string reason_;
-};
-
-/// The fork under Callgrind prints nothing: its iterations are read from its result.
-class QuietObserver final : public forking::ForkObserver {
- public:
-  void iteration_started(const IterationParams&, int) override {}
-  void iteration_finished(const IterationResult&) override {}
-  void iteration_failed(const IterationParams&, int, const Failure&) override {}
-  void fork_output(bool, std::string_view) override {}
-  void verbose(std::string_view) override {}
 };
 
 std::string trim(std::string_view s) {
@@ -255,13 +242,7 @@ std::vector<ScalarResult> count_under_callgrind(const BenchmarkParams& plan, con
   const ScratchDir dir;
   const BenchmarkParams counted = counted_plan(plan, settings);
   CallgrindWrapper wrapper(*valgrind, settings, dir.path() + "/callgrind.out");
-  forking::ForkRequest request;
-  request.plan = &counted;
-  request.index = fork_index;
-  request.external_profilers = {&wrapper};
-  request.tail_lines = 40;
-  QuietObserver observer;
-  const ForkResult fork = forking::run_fork(request, observer);
+  const ForkResult fork = forking::run_extra_fork(counted, fork_index, wrapper, 40);
   if (fork.failure) {
     if (wrapper.reason().empty())
       throw ProfilerError("-prof icount: the fork under Callgrind failed: " + fork.failure->message);

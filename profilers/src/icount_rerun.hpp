@@ -3,7 +3,7 @@
 // fork under Callgrind, with counted iterations instead of timed ones, and its counts
 // per op become the fork's results.
 //
-// That fork is started like any other (forking::run_fork: same plan, same fork
+// That fork is started like any other (forking::run_extra_fork: same plan, same fork
 // arguments, same watchdog), behind a command prefix
 //   setarch -R env -i <fixed environment> valgrind --tool=callgrind --instr-atstart=no ...
 // so that it runs without address-space randomisation and with the same environment

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The perf_event_open side of perf/perfnorm: event table, probing, opening an
 // inherit counter on each thread, reading and multiplexing scaling.
-#include "perf_events.hpp"
+#include <cmh/profilers/perf_events.hpp>
 
 #include <linux/perf_event.h>
 #include <sys/syscall.h>

@@ -7,7 +7,7 @@
 // are an error. The counters are opened in the constructor, which runs in the fork
 // before the trial's threads exist (perf_events.hpp explains why that covers them).
 #include "builtin_infos.hpp"
-#include "perf_events.hpp"
+#include <cmh/profilers/perf_events.hpp>
 
 #include <cmh/profiler_options.hpp>
 

@@ -12,6 +12,7 @@
 
 #include <cmh/profiler_options.hpp>
 
+#include <cmh/common/self_executable.hpp>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -38,7 +39,7 @@ class PerfasmProfiler final : public SamplingProfiler {
     const BenchmarkParams& bp = run.params;
     analysis::Symbolizer symbols;
     analysis::HotCode hc = analysis::analyse_hot_code(
-        profile, analysis::benchmark_identity(bp.group, bp.name, bp.group_members, executable_path()), config_.options,
+        profile, analysis::benchmark_identity(bp.group, bp.name, bp.group_members, common::self_executable_path()), config_.options,
         symbols);
     hc.event_note = config_.sampling.event_note;
     ProfilerReport r;

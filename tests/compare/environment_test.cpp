@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // cmh.environment in cmh-compare: read from cmh's JSON and gbench files, and one
 // warning per difference between two runs; nothing for files without it.
-#include "comparison.hpp"
-#include "model.hpp"
+#include <cmh/compare/comparison.hpp>
+#include <cmh/compare/model.hpp>
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 // the ranking of changes, and no verdict with a single fork.
 #include "exact_text.hpp"
 #include "flame_diff.hpp"
-#include "model.hpp"
+#include <cmh/compare/model.hpp>
 
 #include <doctest/doctest.h>
 

@@ -2,8 +2,8 @@
 // Counted metrics (-prof icount) in cmh-compare: compared by their difference, gated by
 // a soft relative threshold and hard limits, never across counting models.
 #include "command_line.hpp"
-#include "comparison.hpp"
-#include "icount_gate.hpp"
+#include <cmh/compare/comparison.hpp>
+#include <cmh/compare/icount_gate.hpp>
 
 #include <doctest/doctest.h>
 

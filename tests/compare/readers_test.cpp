@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The readers and the comparison logic on small in-memory documents.
-#include "comparison.hpp"
-#include "model.hpp"
+#include <cmh/compare/comparison.hpp>
+#include <cmh/compare/model.hpp>
 
 #include <doctest/doctest.h>
 

@@ -11,7 +11,7 @@
 //   Fieller 95 % for mean(b)/mean(a): the roots of (mb - q ma)^2 = t^2 (vb + q^2 va) with
 //     t = scipy.stats.t.ppf(0.975, df), df Welch-Satterthwaite at q = mb/ma (5.142263797256818)
 //     -> ratio 1.1264822134387353, [1.0693866061303154, 1.1852088709872612]
-#include "significance.hpp"
+#include <cmh/compare/significance.hpp>
 
 #include <doctest/doctest.h>
 

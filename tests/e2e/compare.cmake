@@ -7,7 +7,7 @@ add_executable(cmh-compare-unit-tests ${CMAKE_CURRENT_SOURCE_DIR}/compare/main.c
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/environment_test.cpp
                ${CMAKE_CURRENT_SOURCE_DIR}/compare/icount_gate_test.cpp)
 cmh_apply_warnings(cmh-compare-unit-tests)
-target_link_libraries(cmh-compare-unit-tests PRIVATE cmh_compare_core doctest::doctest)
+target_link_libraries(cmh-compare-unit-tests PRIVATE cmh_compare_internals doctest::doctest)
 doctest_discover_tests(cmh-compare-unit-tests TEST_PREFIX "compare-unit: " ADD_LABELS 0)
 
 cmh_add_benchmark(cmh-compare-bench SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/compare_bench.cpp)

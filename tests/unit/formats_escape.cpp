@@ -4,7 +4,7 @@
 // and ill-formed UTF-8. JSON output is proved by parsing it back with nlohmann.
 #include <doctest/doctest.h>
 
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 // killed with SIGKILL), permissions, symbolic links and non-regular targets.
 #include <doctest/doctest.h>
 
-#include "formats/atomic_file.hpp"
+#include <cmh/common/atomic_file.hpp>
 #include "formats/renderers.hpp"
 #include "formats/result_format.hpp"
 #include "formats_fixture.hpp"

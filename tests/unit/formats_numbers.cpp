@@ -3,7 +3,7 @@
 // (checked against values JMH itself printed) and locale-free fixed notation.
 #include <doctest/doctest.h>
 
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 
 #include <charconv>
 #include <clocale>

@@ -7,7 +7,7 @@
 
 #include <cmh/profilers/builtins.hpp>
 
-#include "perf_events.hpp"
+#include <cmh/profilers/perf_events.hpp>
 #include "profiling/profiler_factory.hpp"
 
 #include <sys/mman.h>

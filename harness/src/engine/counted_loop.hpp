@@ -12,27 +12,14 @@
 // an empty body, for the profiler to subtract.
 //
 // The icount profiler turns it on in the fork it re-executes under Callgrind
-// (set_counted_calls, before the trial); the trial then neither ramps nor sleeps.
+// (set_counted_calls in cmh/detail/counted_calls.hpp, before the trial); the trial then
+// neither ramps nor sleeps.
 #pragma once
 
+#include <cmh/detail/counted_calls.hpp>  // set_counted_calls, count_empty_loop: the profiler's switches
 #include <cmh/detail/loop_interface.hpp>
 
 #include <cstdint>
-
-namespace cmh::engine {
-
-/// Calls per worker per iteration for the trials that follow; 0 (the default): timed.
-void set_counted_calls(std::uint64_t calls) noexcept;
-std::uint64_t counted_calls() noexcept;
-
-/// True when this build has valgrind/callgrind.h, so that collection can be toggled.
-bool callgrind_client_requests() noexcept;
-
-/// Runs the counted loop for an empty body on the calling thread: `calls` calls, and
-/// with `collect` as many again with Callgrind's collection on around them.
-void count_empty_loop(std::uint64_t calls, bool collect);
-
-}  // namespace cmh::engine
 
 namespace cmh::detail {
 

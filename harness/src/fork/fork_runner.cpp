@@ -14,6 +14,8 @@
 // grace; the child is always reaped.
 #include "fork/fork_runner.hpp"
 
+#include <cmh/common/self_executable.hpp>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -98,10 +100,10 @@ Failure make_failure(FailureKind kind, std::string message) {
   return f;
 }
 
+/// This executable, which a fork runs again; the link itself when it cannot be read.
 std::string self_executable() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("/proc/self/exe");
+  const std::string path = common::self_executable_path();
+  return path.empty() ? std::string("/proc/self/exe") : path;
 }
 
 class ForkSession {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <cmh/detail/extra_fork.hpp>  // find_in_path
+
 #include "fork/fork_args.hpp"
 #include "wire/worker_process.hpp"
 
@@ -49,8 +51,5 @@ void close_child_fds(ChildProcess& child);
 
 /// The environment of this process with `overrides` ("NAME=value") replacing or adding.
 std::vector<std::string> environment_with(const std::vector<std::pair<std::string, std::string>>& overrides);
-
-/// `name` looked up in $PATH (returned as is if it contains a '/'); empty if not found.
-std::string find_in_path(const std::string& name);
 
 }  // namespace cmh::forking

@@ -5,7 +5,7 @@
 // single-shot modes, the secondary metrics, the error text of a failure; benchmarks
 // that differ only in parameters get a chart with the parameters as the axis; then
 // the run's environment and warnings.
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 #include "formats/html_charts.hpp"
 #include "formats/labels.hpp"
 #include "formats/renderers.hpp"

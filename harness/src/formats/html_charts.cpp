@@ -2,8 +2,8 @@
 // timeline_svg(), forks_svg() and metric_value_html() for -rf html (see html_charts.hpp).
 #include "formats/html_charts.hpp"
 
-#include "formats/escape.hpp"
-#include "formats/numbers.hpp"
+#include <cmh/common/escape.hpp>
+#include <cmh/common/numbers.hpp>
 #include "report/score_format.hpp"
 
 #include <fmt/format.h>

@@ -7,7 +7,7 @@
 #include "stats/nan.hpp"
 #include "formats/labels.hpp"
 #include "formats/machine_json.hpp"
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 #include "formats/renderers.hpp"
 #include "formats/robust_json.hpp"
 #include "formats/tidy_json.hpp"

@@ -3,9 +3,9 @@
 // score and error, and the unit in the header when every row shares it (else a
 // unit column). All LaTeX specials in names, parameters and units are escaped.
 #include "stats/nan.hpp"
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 #include "formats/labels.hpp"
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 #include "formats/renderers.hpp"
 
 #include <cmath>

@@ -6,7 +6,7 @@
 // gives out/run.json and out/run.gbench.json).
 #include "formats/result_format.hpp"
 
-#include "formats/atomic_file.hpp"
+#include <cmh/common/atomic_file.hpp>
 #include "formats/machine_info.hpp"
 #include "formats/renderers.hpp"
 

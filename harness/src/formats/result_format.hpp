@@ -5,6 +5,7 @@
 // after every completed benchmark; each write replaces the file atomically.
 #pragma once
 
+#include <cmh/common/format_error.hpp>
 #include <cmh/result.hpp>
 
 #include "model/run_context.hpp"
@@ -16,11 +17,6 @@
 #include <vector>
 
 namespace cmh::formats {
-
-/// A bad -rf value or an unwritable -rff path; the message is one line.
-struct FormatError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 class ResultWriter {
  public:

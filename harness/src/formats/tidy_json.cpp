@@ -5,8 +5,8 @@
 // directly from the document tree.
 #include "formats/tidy_json.hpp"
 
-#include "formats/escape.hpp"
-#include "formats/numbers.hpp"
+#include <cmh/common/escape.hpp>
+#include <cmh/common/numbers.hpp>
 
 #include <cmath>
 

@@ -7,9 +7,9 @@
 // columns after the params, "NUMA" and "Allocator Options", carry the forks' own
 // allocator decisions (JMH has no such columns; readers that go by name ignore them).
 #include "stats/nan.hpp"
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 #include "formats/labels.hpp"
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 #include "formats/renderers.hpp"
 #include "model/allocator_state.hpp"
 

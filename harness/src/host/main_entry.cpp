@@ -6,6 +6,7 @@
 #include <cmh/detail/main_entry.hpp>
 
 #include <cmh/allocator_api.hpp>
+#include <cmh/common/self_executable.hpp>
 #include <cmh/registry.hpp>
 
 #include <fcntl.h>
@@ -53,12 +54,6 @@ int command_line_error(std::string_view message) {
 void print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
-}
-
-std::string this_executable() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
 /// -h, -l, -lp, -lrf, -lprof and -prof name:help: print, and say so.
@@ -225,7 +220,7 @@ int run_host(int argc, char** argv) {
   setup.context = model::detect_run_context();
   if (cl.quick) setup.context.warnings.emplace_back(cli::quick_run_note());
   host::add_strict_warnings(cl, setup.context);
-  setup.executable = this_executable();
+  setup.executable = common::self_executable_path();
   setup.host_startup = startup;
   // With -o everything goes to the file, the forks' stderr included.
   report::TextReport report(report_file, setup.context, cl.verbosity, cl.output_file ? report_file : stderr);

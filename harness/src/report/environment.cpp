@@ -8,6 +8,7 @@
 #include "model/allocator_state.hpp"
 #include "model/run_context.hpp"
 
+#include <cmh/common/self_executable.hpp>
 #include <cmh/detail/custom_context.hpp>
 #include <cmh/version.hpp>
 #include <fmt/format.h>
@@ -159,11 +160,9 @@ std::vector<std::string> unfit_machine_reasons(const EnvironmentFacts& f) {
 namespace cmh::model {
 
 RunContext detect_run_context() {
-  namespace fs = std::filesystem;
   RunContext ctx;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  ctx.executable = ec ? "unknown" : exe.string();
+  const std::string exe = common::self_executable_path();
+  ctx.executable = exe.empty() ? "unknown" : exe;
   ctx.compiler = report::compiler_name();
   ctx.compiler_flags = CMH_CXX_FLAGS;
   ctx.cmh_version = CMH_VERSION_STRING;

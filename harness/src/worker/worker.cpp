@@ -8,9 +8,9 @@
 #include "worker/worker.hpp"
 
 #include <cmh/allocator_api.hpp>
+#include <cmh/param.hpp>  // detail::demangle
 #include <cmh/registry.hpp>
 
-#include <cxxabi.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -171,14 +171,6 @@ class FrameObserver final : public engine::TrialObserver {
   int bulk_ = -1;
 };
 
-std::string demangled(const char* name) {
-  int status = 0;
-  char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string out = status == 0 && text ? text : name;
-  std::free(text);
-  return out;
-}
-
 Failure worker_failure(FailureKind kind, std::string message, std::string type = {}) {
   Failure f;
   f.kind = kind;
@@ -204,7 +196,7 @@ std::optional<Failure> run_one(const BenchmarkParams& plan, FrameObserver& obser
     if (failure && !observer.failure_sent()) return failure;
   } catch (const std::exception& e) {
     // The engine reports benchmark exceptions itself; this is the harness failing.
-    return worker_failure(FailureKind::exception, e.what(), demangled(typeid(e).name()));
+    return worker_failure(FailureKind::exception, e.what(), detail::demangle(typeid(e).name()));
   }
   return std::nullopt;
 }

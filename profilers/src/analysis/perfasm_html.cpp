@@ -3,7 +3,7 @@
 // top regions, and every hot region's listing with a bar per instruction, the source
 // line and the inline chain. Plain HTML and CSS, nothing fetched, no script.
 #include "analysis/perfasm_text.hpp"
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 
 #include <fmt/format.h>
 

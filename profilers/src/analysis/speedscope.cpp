@@ -2,7 +2,7 @@
 // speedscope_json() (see speedscope.hpp).
 #include "analysis/speedscope.hpp"
 
-#include "flame/flame_graph.hpp"
+#include <cmh/flame/flame_graph.hpp>
 
 #include <fmt/format.h>
 

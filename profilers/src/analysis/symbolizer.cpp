@@ -2,7 +2,8 @@
 // ModuleSymbols: libdwfl over one ELF file (see symbolizer.hpp).
 #include "analysis/symbolizer.hpp"
 
-#include <cxxabi.h>
+#include <cmh/param.hpp>  // detail::demangle, the one demangler
+
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -82,12 +83,7 @@ SourceLine call_site(Dwarf_Die* inlined, Dwarf_Die* cu) {
 }  // namespace
 
 std::string demangle(const char* name) {
-  if (name == nullptr) return "??";
-  int status = 0;
-  char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string out = status == 0 && text != nullptr ? text : name;
-  std::free(text);
-  return out;
+  return name == nullptr ? "??" : cmh::detail::demangle(name);
 }
 
 std::string short_name(const std::string& name, int depth) {

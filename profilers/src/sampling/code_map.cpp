@@ -2,7 +2,7 @@
 // CodeMap: executable segments of the loaded objects, from dl_iterate_phdr.
 #include "sampling/code_map.hpp"
 
-#include "sampling/sampling_profiler.hpp"  // executable_path()
+#include <cmh/common/self_executable.hpp>
 
 #include <link.h>
 #include <unistd.h>
@@ -28,7 +28,7 @@ int on_object(dl_phdr_info* info, std::size_t, void* data) {
   const bool main_program = c.first && name.empty();
   c.first = false;
   if (main_program) {
-    name = executable_path();
+    name = common::self_executable_path();
     if (name.empty()) name = kUnknownModule;
   }
   else if (name.empty() || name.find("linux-vdso") != std::string::npos || name.find("linux-gate") != std::string::npos)

@@ -3,7 +3,7 @@
 // drain thread, and switching them on and off (see sampler.hpp).
 #include "sampling/sampler.hpp"
 
-#include "perf_events.hpp"
+#include <cmh/profilers/perf_events.hpp>
 
 #include <linux/perf_event.h>
 #include <poll.h>

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <climits>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -68,12 +67,6 @@ std::optional<std::string> sampling_limitation() {
   if (auto clock = WindowSampler::probe(probe))
     return "sampling is " + *clock + "; a run goes on without it and says so in one line";
   return "cycles cannot be sampled here (" + *cycles + "): cpu-clock samples instead";
-}
-
-std::string executable_path() {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
 std::string file_stem(const BenchmarkParams& bp) {

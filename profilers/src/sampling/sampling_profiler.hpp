@@ -52,9 +52,6 @@ void choose_sampled_events(const std::vector<std::string>& names, ProfilerOption
 /// permitted (and that a run goes on without it).
 std::optional<std::string> sampling_limitation();
 
-/// This executable's path (/proc/self/exe), or "" if unknown.
-std::string executable_path();
-
 /// A file name for a benchmark and its parameters: "Group.name" or "Group.name-size=10-kind=a",
 /// with anything but letters, digits and ._=- replaced by '_'.
 std::string file_stem(const BenchmarkParams& bp);

@@ -2,7 +2,7 @@
 // cmh-compare's command line.
 #pragma once
 
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 #include "render.hpp"
 
 #include <optional>

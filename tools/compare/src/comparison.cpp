@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 #include "environment_diff.hpp"
 
 #include <algorithm>

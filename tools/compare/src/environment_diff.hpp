@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include <cmh/compare/model.hpp>
 
 namespace cmh::compare {
 

@@ -3,7 +3,7 @@
 // (formats/numbers.hpp), so -rf html and cmh-compare spell an exact metric alike.
 #include "exact_text.hpp"
 
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 
 #include <fmt/format.h>
 

@@ -4,9 +4,9 @@
 #include "flame_diff.hpp"
 
 #include "exact_text.hpp"
-#include "formats/escape.hpp"
-#include "model.hpp"
-#include "significance.hpp"
+#include <cmh/common/escape.hpp>
+#include <cmh/compare/model.hpp>
+#include <cmh/compare/significance.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -12,7 +12,7 @@
 // table goes into the text output and, with the graph as static SVG, into --html.
 #pragma once
 
-#include "flame/flame_graph.hpp"
+#include <cmh/flame/flame_graph.hpp>
 
 #include <cstdint>
 #include <map>

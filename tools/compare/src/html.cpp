@@ -2,7 +2,7 @@
 #include "html.hpp"
 
 #include "exact_text.hpp"
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // and the verdicts; then unmatched benchmarks and the runs' warnings.
 #pragma once
 
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 
 #include <string>
 #include <vector>

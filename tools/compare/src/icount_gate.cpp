@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Gating counted metrics by their difference (see icount_gate.hpp).
-#include "icount_gate.hpp"
+#include <cmh/compare/icount_gate.hpp>
 
 #include "command_line.hpp"
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 
 #include <fmt/format.h>
 

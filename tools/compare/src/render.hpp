@@ -3,7 +3,7 @@
 // comment, JSON for machines.
 #pragma once
 
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 
 #include <string>
 #include <vector>

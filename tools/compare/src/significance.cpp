@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "significance.hpp"
+#include <cmh/compare/significance.hpp>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>

@@ -14,7 +14,7 @@
 // (re-scaled copies of one real result file) gave Welch p = 0.02, U p = 0.0002.
 #include "change_points.hpp"
 
-#include "comparison.hpp"
+#include <cmh/compare/comparison.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "schema.hpp"
 
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 
 #include <fmt/format.h>
 

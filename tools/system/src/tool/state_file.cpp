@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "formats/atomic_file.hpp"
+#include <cmh/common/atomic_file.hpp>
 
 namespace cmh::system {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Escaping for JSON, CSV and LaTeX (see escape.hpp). One UTF-8 validator feeds
 // all three, so a name is spelled the same way in every file.
-#include "formats/escape.hpp"
+#include <cmh/common/escape.hpp>
 
 #include <cstdint>
 

@@ -5,6 +5,8 @@
 // start-up check that the target can be written at all.
 #pragma once
 
+#include <cmh/common/format_error.hpp>
+
 #include <string>
 #include <string_view>
 

@@ -10,7 +10,7 @@
 // as recorded in cmh's notes) are not compared.
 #pragma once
 
-#include "model.hpp"
+#include <cmh/compare/model.hpp>
 
 #include <map>
 #include <optional>

@@ -3,9 +3,9 @@
 // benchmark) and comparing every metric present on both sides.
 #pragma once
 
-#include "icount_gate.hpp"
-#include "model.hpp"
-#include "significance.hpp"
+#include <cmh/compare/icount_gate.hpp>
+#include <cmh/compare/model.hpp>
+#include <cmh/compare/significance.hpp>
 
 #include <map>
 #include <optional>

@@ -4,7 +4,7 @@
 // project: none is packaged for Debian as an embeddable, offline file, and vendoring
 // is not allowed; what it needs (layout, zoom, search, tooltips, two colourings) is
 // about two hundred lines.
-#include "flame/flame_graph.hpp"
+#include <cmh/flame/flame_graph.hpp>
 
 #include <algorithm>
 #include <cstdint>

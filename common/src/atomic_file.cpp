@@ -2,9 +2,8 @@
 // Atomic replacement of result files and the start-up writability check (see
 // atomic_file.hpp). POSIX calls rather than std::filesystem because the guarantee
 // rests on O_EXCL, fsync and rename(2) semantics that std::filesystem does not expose.
-#include "formats/atomic_file.hpp"
-
-#include "formats/result_format.hpp"
+#include <cmh/common/atomic_file.hpp>
+#include <cmh/common/format_error.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>

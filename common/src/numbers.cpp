@@ -2,7 +2,7 @@
 // Locale-independent number spellings for the result files (see numbers.hpp).
 // std::to_chars is used throughout because, unlike printf and iostreams, it never
 // consults the C or C++ locale, so a comma-decimal locale cannot leak into a file.
-#include "formats/numbers.hpp"
+#include <cmh/common/numbers.hpp>
 
 #include <array>
 #include <charconv>
