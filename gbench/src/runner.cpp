@@ -245,6 +245,13 @@ bool Runner::next_pass(std::uint64_t& count, std::uint64_t weight) {
       [[fallthrough]];
     }
     case Phase::measure:
+      // At least one pass per window, as cmh's own time loops (do-while): a thread that
+      // reaches its loop after the stop flag (woken late past a short -r on a busy machine)
+      // measures one pass rather than none, which has no time per op (cpu_time was null).
+      if (count == 0 && !skipping) {
+        count += weight;
+        return true;
+      }
       close_window(count);
       count = 0;
       if (skipping || !args_->sync->synchronise) return finish_loop();
