@@ -68,114 +68,164 @@ class FlameProfiler final : public SamplingProfiler {
     analysis::BenchmarkIdentity id = analysis::benchmark_identity(bp.group, bp.name, bp.group_members, common::self_executable_path());
     id.label = bp.benchmark;
     for (const auto& [k, v] : bp.params) id.label += (k == bp.params.front().first ? ":" : ",") + k + "=" + v;
-    analysis::StackNamer namer(profile, id, symbols);
-    const ProfileEvent& event = profile.events.front();
+    const Stacks stacks = collect_stacks(profile, analysis::StackNamer(profile, id, symbols));
     const std::uint64_t ops = total_ops(profile);
-    const bool alloc = config_.sampling.allocations;
+    const Page page = make_page(profile, id.label, stacks, ops);
 
-    // Frames of every stack, per fork.
-    analysis::ForkStacks forks(profile.forks.size());
-    std::map<std::vector<std::string>, Weight> all;
-    std::map<StackKind, std::uint64_t> kinds;
-    std::map<std::string, Weight> self;
-    std::vector<std::string> frames;
-    for (std::size_t f = 0; f < profile.forks.size(); ++f) {
-      if (profile.forks[f].events.empty()) continue;
-      for (const auto& [stack, w] : profile.forks[f].events.front().stacks) {
-        kinds[namer.name(stack, frames)] += w.samples;
-        if (alloc) trim_allocator_frames(frames);
-        forks[f][frames].add(w);
-        all[frames].add(w);
-        self[frames.back()].add(w);
-      }
-    }
-    std::uint64_t samples = 0;
-    for (const auto& [k, n] : kinds) samples += n;
-
-    const std::string stem = file_stem(bp) + (alloc ? ".alloc" : "");
+    const std::string stem = file_stem(bp) + (config_.sampling.allocations ? ".alloc" : "");
     std::error_code ec;
     std::filesystem::create_directories(config_.dir, ec);
     const std::string base = (std::filesystem::path(config_.dir) / stem).string();
-    std::vector<std::string> written, failed;
-    auto save = [&](const std::string& path, const std::string& text) {
-      std::ofstream out(path, std::ios::trunc | std::ios::binary);
-      out << text;
-      (out ? written : failed).push_back(path);
-    };
+    Files files;
     std::string folded;
-    for (const auto& [f, w] : all) folded += flame::folded_line(f, w.samples);
-    save(base + ".folded", folded);
-    save(base + ".speedscope.json", analysis::speedscope_json(profile, id.label, forks));
+    for (const auto& [f, w] : stacks.all) folded += flame::folded_line(f, w.samples);
+    files.save(base + ".folded", folded);
+    files.save(base + ".speedscope.json", analysis::speedscope_json(profile, id.label, stacks.forks));
+    files.save(base + ".html", flame::flame_graph_html(page.page));
 
-    flame::FlamePage page;
-    page.title = id.label + (alloc ? " — allocation flame graph" : " — flame graph");
-    page.unit = event.period_unit + "/op";
-    page.subtitle = alloc ? fmt::format("{} allocation samples in the measurement iterations of {} fork{} (about one per {} "
-                                        "bytes a thread allocates, each weighted by the thread's exact bytes since its "
-                                        "previous one, scaled to the allocator's exact total); width = B/op ({} ops)",
-                                        samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
-                                        config_.sampling.alloc_every, ops)
-                          : fmt::format("{} \"{}\" samples in the measurement iterations of {} fork{}, {} Hz per thread; width = "
-                                "{} (sum of sample periods / {} ops)",
-                                samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
-                                profile.frequency, page.unit, ops);
-    std::vector<std::string> notes = {"Stacks: " + config_.unwind_note + "; cut at the benchmark's own frame."};
-    if (!config_.sampling.event_note.empty()) notes.push_back("Event: " + config_.sampling.event_note + ".");
-    const double truncated = static_cast<double>(kinds[StackKind::truncated]);
-    if (samples > 0 && truncated / static_cast<double>(samples) > 0.05)
-      notes.push_back(fmt::format("WARNING: {} of the stacks lost frames (the unwinder stopped before the thread's first "
-                                  "frame and before the benchmark's frame); they are under {}.{}",
-                                  percent(truncated, static_cast<double>(samples)), analysis::kTruncatedFrame,
-                                  config_.sampling.sampler.stacks == StackMode::frame_pointers
-                                      ? " Code built without frame pointers breaks the chain: try unwind=dwarf."
-                                      : " A deeper stack than the copied bytes does this."));
-    page.notes = notes;
-    page.root.name = id.label;
-    for (const auto& [f, w] : all) {
-      std::vector<std::string> below(f.begin() + 1, f.end());
-      flame::add_stack(page.root, below, ops > 0 ? static_cast<double>(w.period) / static_cast<double>(ops) : 0,
-                       static_cast<double>(w.samples));
-    }
-    save(base + ".html", flame::flame_graph_html(page));
-
-    // The console summary and the HTML report's section.
-    std::vector<std::pair<std::string, Weight>> top(self.begin(), self.end());
-    std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second.period > y.second.period; });
-    const double total = static_cast<double>(samples);
-    std::string text = alloc ? fmt::format("Allocation flame graph: {} allocation samples in the measurement iterations of "
-                                           "{} fork{}, {} B/op in all (the allocator's exact count)\n",
-                                           samples, profile.forks.size(), profile.forks.size() == 1 ? "" : "s",
-                                           analysis::format_per_op(page.root.value))
-                             : fmt::format("Flame graph: {} \"{}\" samples in the measurement iterations of {} fork{}\n",
-                                           samples, event.name, profile.forks.size(), profile.forks.size() == 1 ? "" : "s");
-    for (const auto& n : notes) text += " " + n + "\n";
-    text += fmt::format(" {} under the benchmark's frame, {} in the harness loop, {} outside the benchmark (other "
-                        "threads), {} truncated\n",
-                        percent(static_cast<double>(kinds[StackKind::benchmark]), total),
-                        percent(static_cast<double>(kinds[StackKind::harness_loop]), total),
-                        percent(static_cast<double>(kinds[StackKind::other_thread]), total), percent(truncated, total));
-    text += alloc ? " Allocating frames (self):\n" : " Hottest frames (self time):\n";
-    std::string rows;
-    for (std::size_t i = 0; i < top.size() && i < 10; ++i) {
-      const double per_op = ops > 0 ? static_cast<double>(top[i].second.period) / static_cast<double>(ops) : 0;
-      text += fmt::format("  {:>8}  {:>10} {}  {}\n", percent(static_cast<double>(top[i].second.samples), total),
-                          analysis::format_per_op(per_op), page.unit, top[i].first);
-      rows += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>", percent(static_cast<double>(top[i].second.samples), total),
-                          analysis::format_per_op(per_op), formats::html_escape(top[i].first));
-    }
-    for (const auto& w : written) text += " Written: " + w + "\n";
-    for (const auto& w : failed) text += " WARNING: cannot write " + w + "\n";
     ProfilerReport r;
     r.label = "flame";
-    r.text = text;
-    r.html = "<section class=\"cmh-flame\"><h4>Flame graph (-prof flame)</h4><p>" + formats::html_escape(page.subtitle) +
-             "</p><p>" + formats::html_escape(notes.front()) + "</p>" + flame::flame_graph_svg(page, 900) + "<p>The interactive graph (search, zoom): <code>" +
-             formats::html_escape(base + ".html") + "</code></p><table><tr><th>self</th><th>" +
-             formats::html_escape(page.unit) + "</th><th class=\"l\">frame</th></tr>" + rows + "</table></section>";
+    r.text = summary_text(profile, stacks, page, ops, files);
+    r.html = summary_html(stacks, page, ops, base);
     return {r};
   }
 
  private:
+  /// The frames of every stack, cut and named, per fork and over all forks.
+  struct Stacks {
+    analysis::ForkStacks forks;
+    std::map<std::vector<std::string>, Weight> all;
+    std::map<StackKind, std::uint64_t> kinds;
+    std::map<std::string, Weight> self;
+    std::uint64_t samples = 0;
+    double share(StackKind kind) const {
+      const auto it = kinds.find(kind);
+      return it == kinds.end() ? 0.0 : static_cast<double>(it->second);
+    }
+  };
+
+  Stacks collect_stacks(const Profile& profile, analysis::StackNamer namer) const {
+    Stacks out;
+    out.forks.resize(profile.forks.size());
+    std::vector<std::string> frames;
+    for (std::size_t f = 0; f < profile.forks.size(); ++f) {
+      if (profile.forks[f].events.empty()) continue;
+      for (const auto& [stack, w] : profile.forks[f].events.front().stacks) {
+        out.kinds[namer.name(stack, frames)] += w.samples;
+        if (config_.sampling.allocations) trim_allocator_frames(frames);
+        out.forks[f][frames].add(w);
+        out.all[frames].add(w);
+        out.self[frames.back()].add(w);
+      }
+    }
+    for (const auto& [k, n] : out.kinds) out.samples += n;
+    return out;
+  }
+
+  /// The flame graph page and the notes the summary repeats.
+  struct Page {
+    flame::FlamePage page;
+    std::vector<std::string> notes;
+  };
+
+  Page make_page(const Profile& profile, const std::string& label, const Stacks& stacks, std::uint64_t ops) const {
+    const bool alloc = config_.sampling.allocations;
+    const ProfileEvent& event = profile.events.front();
+    const std::size_t nforks = profile.forks.size();
+    Page out;
+    flame::FlamePage& page = out.page;
+    page.title = label + (alloc ? " — allocation flame graph" : " — flame graph");
+    page.unit = event.period_unit + "/op";
+    page.subtitle = alloc ? fmt::format("{} allocation samples in the measurement iterations of {} fork{} (about one per {} "
+                                        "bytes a thread allocates, each weighted by the thread's exact bytes since its "
+                                        "previous one, scaled to the allocator's exact total); width = B/op ({} ops)",
+                                        stacks.samples, nforks, nforks == 1 ? "" : "s", config_.sampling.alloc_every, ops)
+                          : fmt::format("{} \"{}\" samples in the measurement iterations of {} fork{}, {} Hz per thread; width = "
+                                        "{} (sum of sample periods / {} ops)",
+                                        stacks.samples, event.name, nforks, nforks == 1 ? "" : "s", profile.frequency,
+                                        page.unit, ops);
+    out.notes = {"Stacks: " + config_.unwind_note + "; cut at the benchmark's own frame."};
+    if (!config_.sampling.event_note.empty()) out.notes.push_back("Event: " + config_.sampling.event_note + ".");
+    const double truncated = stacks.share(StackKind::truncated);
+    if (stacks.samples > 0 && truncated / static_cast<double>(stacks.samples) > 0.05)
+      out.notes.push_back(fmt::format("WARNING: {} of the stacks lost frames (the unwinder stopped before the thread's first "
+                                      "frame and before the benchmark's frame); they are under {}.{}",
+                                      percent(truncated, static_cast<double>(stacks.samples)), analysis::kTruncatedFrame,
+                                      config_.sampling.sampler.stacks == StackMode::frame_pointers
+                                          ? " Code built without frame pointers breaks the chain: try unwind=dwarf."
+                                          : " A deeper stack than the copied bytes does this."));
+    page.notes = out.notes;
+    page.root.name = label;
+    for (const auto& [f, w] : stacks.all) {
+      std::vector<std::string> below(f.begin() + 1, f.end());
+      flame::add_stack(page.root, below, ops > 0 ? static_cast<double>(w.period) / static_cast<double>(ops) : 0,
+                       static_cast<double>(w.samples));
+    }
+    return out;
+  }
+
+  /// The files written, and those that could not be.
+  struct Files {
+    std::vector<std::string> written, failed;
+    void save(const std::string& path, const std::string& text) {
+      std::ofstream out(path, std::ios::trunc | std::ios::binary);
+      out << text;
+      (out ? written : failed).push_back(path);
+    }
+  };
+
+  /// The ten frames with the most self time (or bytes), heaviest first.
+  static std::vector<std::pair<std::string, Weight>> hottest(const Stacks& stacks) {
+    std::vector<std::pair<std::string, Weight>> top(stacks.self.begin(), stacks.self.end());
+    std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second.period > y.second.period; });
+    if (top.size() > 10) top.resize(10);
+    return top;
+  }
+
+  static double per_op(const Weight& w, std::uint64_t ops) {
+    return ops > 0 ? static_cast<double>(w.period) / static_cast<double>(ops) : 0;
+  }
+
+  /// The console summary, after the Result block.
+  std::string summary_text(const Profile& profile, const Stacks& stacks, const Page& page, std::uint64_t ops,
+                           const Files& files) const {
+    const std::size_t nforks = profile.forks.size();
+    const double total = static_cast<double>(stacks.samples);
+    const bool alloc = config_.sampling.allocations;
+    std::string text = alloc ? fmt::format("Allocation flame graph: {} allocation samples in the measurement iterations of "
+                                           "{} fork{}, {} B/op in all (the allocator's exact count)\n",
+                                           stacks.samples, nforks, nforks == 1 ? "" : "s",
+                                           analysis::format_per_op(page.page.root.value))
+                             : fmt::format("Flame graph: {} \"{}\" samples in the measurement iterations of {} fork{}\n",
+                                           stacks.samples, profile.events.front().name, nforks, nforks == 1 ? "" : "s");
+    for (const auto& n : page.notes) text += " " + n + "\n";
+    text += fmt::format(" {} under the benchmark's frame, {} in the harness loop, {} outside the benchmark (other "
+                        "threads), {} truncated\n",
+                        percent(stacks.share(StackKind::benchmark), total), percent(stacks.share(StackKind::harness_loop), total),
+                        percent(stacks.share(StackKind::other_thread), total), percent(stacks.share(StackKind::truncated), total));
+    text += alloc ? " Allocating frames (self):\n" : " Hottest frames (self time):\n";
+    for (const auto& [frame, w] : hottest(stacks))
+      text += fmt::format("  {:>8}  {:>10} {}  {}\n", percent(static_cast<double>(w.samples), total),
+                          analysis::format_per_op(per_op(w, ops)), page.page.unit, frame);
+    for (const auto& w : files.written) text += " Written: " + w + "\n";
+    for (const auto& w : files.failed) text += " WARNING: cannot write " + w + "\n";
+    return text;
+  }
+
+  /// The HTML report's section (-rf html).
+  static std::string summary_html(const Stacks& stacks, const Page& page, std::uint64_t ops, const std::string& base) {
+    const double total = static_cast<double>(stacks.samples);
+    std::string rows;
+    for (const auto& [frame, w] : hottest(stacks))
+      rows += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>", percent(static_cast<double>(w.samples), total),
+                          analysis::format_per_op(per_op(w, ops)), formats::html_escape(frame));
+    return "<section class=\"cmh-flame\"><h4>Flame graph (-prof flame)</h4><p>" + formats::html_escape(page.page.subtitle) +
+           "</p><p>" + formats::html_escape(page.notes.front()) + "</p>" + flame::flame_graph_svg(page.page, 900) +
+           "<p>The interactive graph (search, zoom): <code>" + formats::html_escape(base + ".html") +
+           "</code></p><table><tr><th>self</th><th>" + formats::html_escape(page.page.unit) +
+           "</th><th class=\"l\">frame</th></tr>" + rows + "</table></section>";
+  }
+
   /// The allocator's own frames under an allocation (its hook, its slow path), up to the
   /// call the benchmark made (malloc, operator new): not where the bytes were asked for.
   static void trim_allocator_frames(std::vector<std::string>& frames) {
