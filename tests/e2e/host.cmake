@@ -2,8 +2,9 @@
 # benchmark does to the host itself (its descriptors, signals, patterns, numbers,
 # output targets, escaped processes). They run e2e/faults/host_faults.cpp, and the
 # same benchmarks without the bundled allocator.
-cmh_add_benchmark(cmh-host-faults SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/faults/host_faults.cpp)
-cmh_add_benchmark(cmh-host-faults-noalloc NO_ALLOCATOR SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/e2e/faults/host_faults.cpp)
+cmh_benchmark_objects(cmh_host_faults_objects ${CMAKE_CURRENT_SOURCE_DIR}/e2e/faults/host_faults.cpp)
+cmh_add_benchmark(cmh-host-faults SOURCES $<TARGET_OBJECTS:cmh_host_faults_objects>)
+cmh_add_benchmark(cmh-host-faults-noalloc NO_ALLOCATOR SOURCES $<TARGET_OBJECTS:cmh_host_faults_objects>)
 
 set(_cmh_host_exe $<TARGET_FILE:cmh-host-faults>)
 cmh_add_e2e_test(host_io host_io.py ARGS ${_cmh_host_exe} TIMEOUT 180)

@@ -2,10 +2,10 @@
 # numa), run against build/samples/cmh-samples (TAB) and purpose-built executables:
 # cmh-profiled (linked with the bundled allocator, plus a user-registered profiler)
 # and cmh-profiled-noalloc (the same sources without the allocator).
-set(_cmh_profiled_sources ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/alloc_benchmarks.cpp
-                          ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/user_profiler.cpp)
-cmh_add_benchmark(cmh-profiled SOURCES ${_cmh_profiled_sources})
-cmh_add_benchmark(cmh-profiled-noalloc NO_ALLOCATOR SOURCES ${_cmh_profiled_sources})
+cmh_benchmark_objects(cmh_profiled_objects ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/alloc_benchmarks.cpp
+                      ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/user_profiler.cpp)
+cmh_add_benchmark(cmh-profiled SOURCES $<TARGET_OBJECTS:cmh_profiled_objects>)
+cmh_add_benchmark(cmh-profiled-noalloc NO_ALLOCATOR SOURCES $<TARGET_OBJECTS:cmh_profiled_objects>)
 
 # Runs a program with perf_event_open forbidden (seccomp), for perf's "unsupported" path.
 add_executable(cmh-deny-perf-events ${CMAKE_CURRENT_SOURCE_DIR}/e2e/profiled/deny_perf_events.cpp)

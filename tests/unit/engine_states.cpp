@@ -19,20 +19,20 @@
 
 namespace {
 
-std::mutex g_mutex;
-std::vector<std::string> g_log;                // fixture calls, in order
+std::mutex g_states_mutex;
+std::vector<std::string> g_calls;               // fixture calls, in order
 std::map<std::string, int> g_count;            // fixture name -> calls
 std::set<const void*> g_thread_instances, g_shared_instances;
 std::atomic<std::uint64_t> g_body_calls{0};
 
-void note(const std::string& what, bool log = true) {
-  std::lock_guard<std::mutex> hold(g_mutex);
+void note_call(const std::string& what, bool log = true) {
+  std::lock_guard<std::mutex> hold(g_states_mutex);
   ++g_count[what];
-  if (log) g_log.push_back(what);
+  if (log) g_calls.push_back(what);
 }
 void reset() {
-  std::lock_guard<std::mutex> hold(g_mutex);
-  g_log.clear();
+  std::lock_guard<std::mutex> hold(g_states_mutex);
+  g_calls.clear();
   g_count.clear();
   g_thread_instances.clear();
   g_shared_instances.clear();
@@ -40,50 +40,50 @@ void reset() {
 }
 
 struct Everything : cmh::BenchmarkState {
-  void setup_trial() { note("B.setup_trial"); }
-  void setup_iteration() { note("B.setup_iteration"); }
-  void teardown_iteration() { note("B.teardown_iteration"); }
-  void teardown_trial() { note("B.teardown_trial"); }
+  void setup_trial() { note_call("B.setup_trial"); }
+  void setup_iteration() { note_call("B.setup_iteration"); }
+  void teardown_iteration() { note_call("B.teardown_iteration"); }
+  void teardown_trial() { note_call("B.teardown_trial"); }
 };
 struct PerGroup : cmh::GroupState {
-  void setup_trial(Everything&) { note("G.setup_trial"); }
-  void teardown_trial() { note("G.teardown_trial"); }
+  void setup_trial(Everything&) { note_call("G.setup_trial"); }
+  void teardown_trial() { note_call("G.teardown_trial"); }
 };
 struct PerThread : cmh::ThreadState {
   std::uint64_t calls = 0;
   void setup_trial(PerGroup&, Everything& b) {
-    note("T.setup_trial");
-    std::lock_guard<std::mutex> hold(g_mutex);
+    note_call("T.setup_trial");
+    std::lock_guard<std::mutex> hold(g_states_mutex);
     g_thread_instances.insert(this);
     g_shared_instances.insert(&b);
   }
-  void setup_iteration() { note("T.setup_iteration"); }
-  void setup_invocation() { note("T.setup_invocation", false); }
-  void teardown_invocation() { note("T.teardown_invocation", false); }
-  void teardown_iteration() { note("T.teardown_iteration"); }
-  void teardown_trial() { note("T.teardown_trial"); }
+  void setup_iteration() { note_call("T.setup_iteration"); }
+  void setup_invocation() { note_call("T.setup_invocation", false); }
+  void teardown_invocation() { note_call("T.teardown_invocation", false); }
+  void teardown_iteration() { note_call("T.teardown_iteration"); }
+  void teardown_trial() { note_call("T.teardown_trial"); }
 };
 
 // A diamond: Top needs Left and Right, both need Base.
 struct Base : cmh::BenchmarkState {
   int ready = 0;
-  void setup_trial() { note("Base.setup"); ready = 1; }
-  void teardown_trial() { note("Base.teardown"); }
+  void setup_trial() { note_call("Base.setup"); ready = 1; }
+  void teardown_trial() { note_call("Base.teardown"); }
 };
 struct Left : cmh::BenchmarkState {
   int ready = 0;
-  void setup_trial(const Base& b) { note("Left.setup"); ready = b.ready + 1; }
-  void teardown_trial() { note("Left.teardown"); }
+  void setup_trial(const Base& b) { note_call("Left.setup"); ready = b.ready + 1; }
+  void teardown_trial() { note_call("Left.teardown"); }
 };
 struct Right : cmh::GroupState {
   int ready = 0;
-  void setup_trial(Base& b) { note("Right.setup"); ready = b.ready + 1; }
-  void teardown_trial() { note("Right.teardown"); }
+  void setup_trial(Base& b) { note_call("Right.setup"); ready = b.ready + 1; }
+  void teardown_trial() { note_call("Right.teardown"); }
 };
 struct Top : cmh::ThreadState {
   int ready = 0;
-  void setup_trial(Left& l, Right& r) { note("Top.setup"); ready = l.ready + r.ready; }
-  void teardown_trial(Base&) { note("Top.teardown"); }
+  void setup_trial(Left& l, Right& r) { note_call("Top.setup"); ready = l.ready + r.ready; }
+  void teardown_trial(Base&) { note_call("Top.teardown"); }
 };
 
 struct Padded : cmh::ThreadState {
@@ -125,7 +125,7 @@ TEST_CASE("engine: fixtures run once per trial, once per iteration and around ev
   std::uint64_t all_ops = 0;
   for (const auto& r : obs.results) all_ops += r.all_ops;
 
-  std::lock_guard<std::mutex> hold(g_mutex);
+  std::lock_guard<std::mutex> hold(g_states_mutex);
   CHECK(g_count["B.setup_trial"] == 1);  // one shared instance for both threads
   CHECK(g_count["B.teardown_trial"] == 1);
   CHECK(g_count["B.setup_iteration"] == 3);
@@ -142,9 +142,9 @@ TEST_CASE("engine: fixtures run once per trial, once per iteration and around ev
   CHECK(g_shared_instances.size() == 1);  // one benchmark-scoped instance
 
   // Wider scopes are set up first and torn down last; iterations nest inside the trial.
-  auto first = [&](const std::string& s) { return std::find(g_log.begin(), g_log.end(), s) - g_log.begin(); };
+  auto first = [&](const std::string& s) { return std::find(g_calls.begin(), g_calls.end(), s) - g_calls.begin(); };
   auto last = [&](const std::string& s) {
-    return std::find(g_log.rbegin(), g_log.rend(), s).base() - g_log.begin() - 1;
+    return std::find(g_calls.rbegin(), g_calls.rend(), s).base() - g_calls.begin() - 1;
   };
   CHECK(first("B.setup_trial") < first("G.setup_trial"));
   CHECK(first("G.setup_trial") < first("T.setup_trial"));
@@ -152,7 +152,7 @@ TEST_CASE("engine: fixtures run once per trial, once per iteration and around ev
   CHECK(last("T.teardown_trial") < first("G.teardown_trial"));
   CHECK(last("G.teardown_trial") < first("B.teardown_trial"));
   CHECK(last("B.teardown_iteration") < first("T.teardown_trial"));
-  CHECK(g_log.back() == "B.teardown_trial");
+  CHECK(g_calls.back() == "B.teardown_trial");
 }
 
 TEST_CASE("engine: state dependencies form a DAG set up in dependency order") {
@@ -162,9 +162,9 @@ TEST_CASE("engine: state dependencies form a DAG set up in dependency order") {
   REQUIRE(states.size() == 4);  // each state once, however many paths lead to it
   reset();
   run(def, quick_plan(def, BenchmarkMode::throughput, 1, 1));
-  std::lock_guard<std::mutex> hold(g_mutex);
-  CHECK(g_log == std::vector<std::string>{"Base.setup", "Left.setup", "Right.setup", "Top.setup", "Top.teardown",
-                                          "Right.teardown", "Left.teardown", "Base.teardown"});
+  std::lock_guard<std::mutex> hold(g_states_mutex);
+  CHECK(g_calls == std::vector<std::string>{"Base.setup", "Left.setup", "Right.setup", "Top.setup", "Top.teardown",
+                                            "Right.teardown", "Left.teardown", "Base.teardown"});
 }
 
 TEST_CASE("engine: states are 128-byte aligned") {

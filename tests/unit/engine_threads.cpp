@@ -15,7 +15,7 @@
 
 namespace {
 
-std::mutex g_mutex;
+std::mutex g_threads_mutex;
 std::map<int, cmh::ThreadParams> g_thread_params;  // by thread index
 std::map<int, const void*> g_group_state_of;       // thread index -> group state address
 
@@ -25,7 +25,7 @@ struct Spot : cmh::GroupState {
 
 struct WhoAmI : cmh::ThreadState {
   void setup_trial(const cmh::ThreadParams& tp, Spot& spot) {
-    std::lock_guard<std::mutex> hold(g_mutex);
+    std::lock_guard<std::mutex> hold(g_threads_mutex);
     g_thread_params[tp.thread_index] = tp;
     g_group_state_of[tp.thread_index] = &spot;
   }
@@ -36,7 +36,7 @@ struct PingPong : cmh::GroupState {
 };
 
 void clear_records() {
-  std::lock_guard<std::mutex> hold(g_mutex);
+  std::lock_guard<std::mutex> hold(g_threads_mutex);
   g_thread_params.clear();
   g_group_state_of.clear();
 }
@@ -130,7 +130,7 @@ TEST_CASE("engine: a group benchmark lays out threads as JMH does and shares gro
     CHECK(r.secondaries[1].value ==
           doctest::Approx(cmh::primary_iteration_score(plan.mode, plan.time_unit, writers)));
   }
-  std::lock_guard<std::mutex> hold(g_mutex);
+  std::lock_guard<std::mutex> hold(g_threads_mutex);
   REQUIRE(g_thread_params.size() == 6);
   for (const auto& [index, tp] : g_thread_params) {
     CHECK(tp.thread_count == 6);

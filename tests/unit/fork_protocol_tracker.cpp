@@ -41,7 +41,7 @@ Message result(IterationKind kind, int index) {
   m.result.index = index;
   return m;
 }
-Failure failure(FailureKind kind, std::string message) {
+Failure failure_of(FailureKind kind, std::string message) {
   Failure f;
   f.kind = kind;
   f.message = std::move(message);
@@ -50,7 +50,7 @@ Failure failure(FailureKind kind, std::string message) {
 Message failed(IterationKind kind, int index, Failure f, int bulk = -1) {
   return IterationFailed{kind, index, std::move(f), bulk};
 }
-Message error(std::string message) { return BenchmarkError{failure(FailureKind::exception, std::move(message))}; }
+Message error(std::string message) { return BenchmarkError{failure_of(FailureKind::exception, std::move(message))}; }
 Message oom(std::string line) { return OutOfMemory{true, std::move(line)}; }
 
 constexpr auto W = IterationKind::warmup;
@@ -83,7 +83,7 @@ std::optional<Failure> verdict(const ProtocolTracker& t, int wait_status) {
   return classify(seen);
 }
 
-bool has(const std::optional<Failure>& f, std::string_view text) {
+bool mentions(const std::optional<Failure>& f, std::string_view text) {
   return f && f->message.find(text) != std::string::npos;
 }
 
@@ -196,7 +196,7 @@ TEST_CASE("protocol tracker: messages out of order are protocol errors") {
     ProtocolTracker none(fx.plan, nullptr, false);
     none.accept(hello());
     CHECK(refusal(none, started(W, 1, 0)) == "an iteration of bulk warmup 0, of 0");
-    CHECK(refusal(none, failed(W, 1, failure(FailureKind::exception, "x"), -2)) ==
+    CHECK(refusal(none, failed(W, 1, failure_of(FailureKind::exception, "x"), -2)) ==
           "an iteration of bulk warmup -2, of 0");
   }
   SUBCASE("another protocol version") {
@@ -244,9 +244,9 @@ TEST_CASE("protocol tracker: a fork that died mid-stream") {
     ProtocolTracker t = fx.tracker();
     feed(t, std::vector<Message>(all.begin(), all.begin() + static_cast<long>(n)));
     CHECK_FALSE(t.finished());
-    CHECK(has(verdict(t, W_EXITCODE(0, 0)), "forked process failed: exit code 0, it exited before the harness had "
-                                             "finished with it"));
-    CHECK(has(verdict(t, W_EXITCODE(0, SIGSEGV)), "forked process failed: signal 11"));
+    CHECK(mentions(verdict(t, W_EXITCODE(0, 0)), "forked process failed: exit code 0, it exited before the harness had "
+                                                  "finished with it"));
+    CHECK(mentions(verdict(t, W_EXITCODE(0, SIGSEGV)), "forked process failed: signal 11"));
   }
 
   ProtocolTracker hung = fx.tracker();
@@ -262,7 +262,7 @@ TEST_CASE("protocol tracker: a fork that died mid-stream") {
   const auto f = verdict(starved, W_EXITCODE(0, SIGKILL));
   REQUIRE(f);
   CHECK(f->kind == FailureKind::out_of_memory);
-  CHECK(has(f, "(cmh-alloc: heap limit reached)"));
+  CHECK(mentions(f, "(cmh-alloc: heap limit reached)"));
 }
 
 TEST_CASE("protocol tracker: a failure reported in each phase") {
@@ -276,19 +276,19 @@ TEST_CASE("protocol tracker: a failure reported in each phase") {
     feed(t, {hello(), error("setup threw")});
     CHECK(t.phase() == ForkPhase::set_up);
     t.accept(Finish{});
-    CHECK(has(verdict(t, W_EXITCODE(0, 0)), "setup threw"));
+    CHECK(mentions(verdict(t, W_EXITCODE(0, 0)), "setup threw"));
   }
   SUBCASE("in an iteration") {
     ProtocolTracker t = fx.tracker();
     feed(t, {hello(), started(W, 1)});
-    const ProtocolStep step = t.accept(failed(W, 1, failure(FailureKind::exception, "boom")));
+    const ProtocolStep step = t.accept(failed(W, 1, failure_of(FailureKind::exception, "boom")));
     REQUIRE(step.iteration_failure);
     CHECK(step.iteration_failure->message == "boom");
     CHECK_FALSE(step.stop);
     CHECK(t.phase() == ForkPhase::between_iterations);
     CHECK(t.open_iteration() == nullptr);
     t.accept(Finish{});
-    CHECK(has(verdict(t, W_EXITCODE(0, 0)), "boom"));
+    CHECK(mentions(verdict(t, W_EXITCODE(0, 0)), "boom"));
   }
   SUBCASE("between iterations") {
     ProtocolTracker t = fx.tracker();
@@ -306,20 +306,20 @@ TEST_CASE("protocol tracker: a failure reported in each phase") {
     t.accept(error("teardown threw"));
     CHECK(t.phase() == ForkPhase::tear_down);
     t.accept(Finish{});
-    CHECK(has(verdict(t, W_EXITCODE(0, 0)), "teardown threw"));
+    CHECK(mentions(verdict(t, W_EXITCODE(0, 0)), "teardown threw"));
   }
   SUBCASE("finished: only the allocator's report may follow") {
     ProtocolTracker t = fx.tracker();
     feed(t, normal_sequence());
     CHECK(refusal(t, error("late")) == "a frame after the finish frame");
-    CHECK(refusal(t, failed(M, 2, failure(FailureKind::exception, "late"))) == "a frame after the finish frame");
+    CHECK(refusal(t, failed(M, 2, failure_of(FailureKind::exception, "late"))) == "a frame after the finish frame");
     CHECK(refusal(t, oom("cmh-alloc: in a static destructor")).empty());
     CHECK(t.allocator_oom());
   }
   SUBCASE("an iteration out of memory is said so") {
     ProtocolTracker t = fx.tracker();
     feed(t, {hello(), started(M, 1)});
-    Failure bad_alloc = failure(FailureKind::out_of_memory, "std::bad_alloc");
+    Failure bad_alloc = failure_of(FailureKind::out_of_memory, "std::bad_alloc");
     bad_alloc.exception_type = "std::bad_alloc";
     const ProtocolStep step = t.accept(failed(M, 1, bad_alloc));
     REQUIRE(step.iteration_failure);
@@ -333,7 +333,7 @@ TEST_CASE("protocol tracker: a failed bulk warmup stops the fork only under -foe
     CAPTURE(fail_on_error);
     ProtocolTracker t = fx.tracker(fail_on_error);
     feed(t, {hello(), started(W, 1, 0)});
-    const ProtocolStep step = t.accept(failed(W, 1, failure(FailureKind::exception, "warm boom"), 0));
+    const ProtocolStep step = t.accept(failed(W, 1, failure_of(FailureKind::exception, "warm boom"), 0));
     REQUIRE(step.iteration_failure);
     CHECK(step.iteration_failure->message == "warm boom");
     // Another benchmark's failure is not this fork's own.
@@ -347,7 +347,7 @@ TEST_CASE("protocol tracker: a bulk warmup that fails before it starts leaves th
   const Fixture fx;
   ProtocolTracker t = fx.tracker();
   t.accept(hello());
-  const ProtocolStep step = t.accept(failed(W, 1, failure(FailureKind::other, "not in this executable"), 0));
+  const ProtocolStep step = t.accept(failed(W, 1, failure_of(FailureKind::other, "not in this executable"), 0));
   CHECK(step.bulk_changed);
   CHECK(t.phase() == ForkPhase::set_up);
   CHECK(t.idle_phase_text() == "in trial set-up, before the first iteration");

@@ -11,7 +11,7 @@ using cmh::BenchmarkDefinition;
 
 namespace {
 
-std::vector<BenchmarkDefinition> registry() {
+std::vector<BenchmarkDefinition> selection_registry() {
   // Deliberately unsorted: selection sorts by full name.
   return {bench("TAB", "separate"), bench("Hello", "world"), bench("TAB", "inline"), bench("Params", "sum"),
           bench("TABLE", "scan")};
@@ -28,11 +28,12 @@ using V = std::vector<std::string>;
 }  // namespace
 
 TEST_CASE("no include pattern selects everything, sorted by full name") {
-  CHECK(names(command_line({}), registry()) == V{"Hello.world", "Params.sum", "TAB.inline", "TAB.separate", "TABLE.scan"});
+  CHECK(names(command_line({}), selection_registry()) ==
+        V{"Hello.world", "Params.sum", "TAB.inline", "TAB.separate", "TABLE.scan"});
 }
 
 TEST_CASE("include patterns match anywhere in Group.name") {
-  const auto reg = registry();
+  const auto reg = selection_registry();
   CHECK(names(command_line({"TAB"}), reg) == V{"TAB.inline", "TAB.separate", "TABLE.scan"});
   CHECK(names(command_line({"TAB\\."}), reg) == V{"TAB.inline", "TAB.separate"});
   CHECK(names(command_line({"^TAB\\.in"}), reg) == V{"TAB.inline"});
@@ -45,7 +46,7 @@ TEST_CASE("include patterns match anywhere in Group.name") {
 }
 
 TEST_CASE("excludes win over includes") {
-  const auto reg = registry();
+  const auto reg = selection_registry();
   CHECK(names(command_line({"TAB", "-e", "sep"}), reg) == V{"TAB.inline", "TABLE.scan"});
   CHECK(names(command_line({"-e", "TAB"}), reg) == V{"Hello.world", "Params.sum"});
   CHECK(names(command_line({"-e", "TAB,Hello"}), reg) == V{"Params.sum"});
@@ -53,7 +54,7 @@ TEST_CASE("excludes win over includes") {
 }
 
 TEST_CASE("an invalid regex is a command-line error naming it") {
-  const auto reg = registry();
+  const auto reg = selection_registry();
   CHECK(error_of([&] { cmh::host::select_benchmarks(command_line({"("}), reg); })
             .starts_with("Invalid include regular expression \"(\": "));
   CHECK(error_of([&] { cmh::host::select_benchmarks(command_line({"TAB", "-e", "[x"}), reg); })

@@ -8,6 +8,7 @@
 #include <cmh/detail/paused_allocations.hpp>
 
 #include "alloc_profiler.hpp"
+#include "results_fixture.hpp"
 
 namespace {
 
@@ -31,11 +32,7 @@ struct Fake {
   }
 };
 
-const cmh::ScalarResult* metric(const std::vector<cmh::ScalarResult>& results, std::string_view label) {
-  for (const auto& r : results)
-    if (r.label == label) return &r;
-  return nullptr;
-}
+using cmh::test::metric;
 
 /// 10 ops, each: 1000 bytes while paused, 1024 timed.
 std::vector<cmh::ScalarResult> ten_ops(cmh::profilers::AllocProfiler& p) {

@@ -8,6 +8,7 @@
 
 #include "alloc_profiler.hpp"
 #include "profiling/profiler_factory.hpp"
+#include "results_fixture.hpp"
 
 #include <cmath>
 #include <thread>
@@ -28,11 +29,7 @@ struct FakeAllocator {
   }
 };
 
-const cmh::ScalarResult* metric(const std::vector<cmh::ScalarResult>& results, std::string_view label) {
-  for (const auto& r : results)
-    if (r.label == label) return &r;
-  return nullptr;
-}
+using cmh::test::metric;
 
 std::vector<cmh::ScalarResult> bracket(cmh::InternalProfiler& p, std::uint64_t all_ops, auto&& work) {
   cmh::BenchmarkParams bp;

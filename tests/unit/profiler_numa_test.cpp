@@ -8,6 +8,7 @@
 
 #include "numa_profiler.hpp"
 #include "profiling/profiler_factory.hpp"
+#include "results_fixture.hpp"
 
 namespace {
 
@@ -54,11 +55,7 @@ std::vector<cmh::ScalarResult> one_iteration(cmh::profilers::NumaProfiler& p) {
   return p.after_iteration(bp, bp.measurement, ir);
 }
 
-const cmh::ScalarResult* metric(const std::vector<cmh::ScalarResult>& results, std::string_view label) {
-  for (const auto& r : results)
-    if (r.label == label) return &r;
-  return nullptr;
-}
+using cmh::test::metric;
 
 }  // namespace
 

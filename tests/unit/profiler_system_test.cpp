@@ -9,6 +9,7 @@
 
 #include <cmh/profilers/perf_events.hpp>
 #include "profiling/profiler_factory.hpp"
+#include "results_fixture.hpp"
 
 #include <sys/mman.h>
 
@@ -32,11 +33,7 @@ void fault_in_pages() {
   ::munmap(p, kPages * kPage);
 }
 
-const cmh::ScalarResult* metric(const std::vector<cmh::ScalarResult>& results, std::string_view label) {
-  for (const auto& r : results)
-    if (r.label == label) return &r;
-  return nullptr;
-}
+using cmh::test::metric;
 
 std::vector<cmh::ScalarResult> run_bracket(std::string_view spec, std::uint64_t all_ops, auto&& work) {
   cmh::profilers::register_builtins();
@@ -51,7 +48,7 @@ std::vector<cmh::ScalarResult> run_bracket(std::string_view spec, std::uint64_t 
   return internal->after_iteration(bp, bp.measurement, ir);
 }
 
-std::string error_of(std::string_view spec) {
+std::string spec_error(std::string_view spec) {
   try {
     cmh::profilers::register_builtins();
     (void)cmh::profiling::create_profiler(spec);
@@ -85,7 +82,7 @@ TEST_CASE("rusage: page faults of this thread and of a thread that exited, per o
   REQUIRE(metric(results, "rusage.maxrss") != nullptr);
   CHECK(metric(results, "rusage.maxrss")->policy == cmh::AggregationPolicy::max);
   CHECK(metric(results, "rusage.maxrss")->value > 0);
-  CHECK(error_of("rusage:x=1").find("unknown option 'x' (it takes no options") != std::string::npos);
+  CHECK(spec_error("rusage:x=1").find("unknown option 'x' (it takes no options") != std::string::npos);
 }
 
 TEST_CASE("scale_for_multiplexing: counts scaled by time enabled / time running") {
@@ -99,7 +96,7 @@ TEST_CASE("scale_for_multiplexing: counts scaled by time enabled / time running"
 TEST_CASE("perfnorm: software events count every thread, hardware events degrade clearly") {
   if (auto reason = cmh::profilers::perf_unsupported_reason()) {
     // perf_event_open is unusable here: the profiler says why and refuses to run.
-    CHECK(error_of("perfnorm").find("not supported here: " + *reason) != std::string::npos);
+    CHECK(spec_error("perfnorm").find("not supported here: " + *reason) != std::string::npos);
     return;
   }
   const auto results = run_bracket("perfnorm", 2, [] {
@@ -129,7 +126,7 @@ TEST_CASE("perfnorm: software events count every thread, hardware events degrade
     REQUIRE(limitation.has_value());
     CHECK(limitation->find("hardware events not supported here") == 0);
     CHECK(limitation->find("cycles, instructions") != std::string::npos);
-    CHECK(error_of("perfnorm:events=cycles") ==
+    CHECK(spec_error("perfnorm:events=cycles") ==
           "-prof perfnorm: event cycles is not supported here: " + *reason);
     const auto* info = cmh::ProfilerRegistry::instance().find("perfnorm");
     REQUIRE(info != nullptr);
@@ -156,7 +153,7 @@ TEST_CASE("perf: totals per iteration, summed, events chosen by name") {
   CHECK(results[1].label == "perf.task-clock");
   CHECK(results[1].unit == "ms");
   CHECK(results[1].value > 0);
-  CHECK(error_of("perf:events=cycels").find("-prof perf: unknown event 'cycels' (known: cycles,") == 0);
-  CHECK(error_of("perf:events=").find("empty value") != std::string::npos);
-  CHECK(error_of("perf:event=cycles").find("unknown option 'event'") != std::string::npos);
+  CHECK(spec_error("perf:events=cycels").find("-prof perf: unknown event 'cycels' (known: cycles,") == 0);
+  CHECK(spec_error("perf:events=").find("empty value") != std::string::npos);
+  CHECK(spec_error("perf:event=cycles").find("unknown option 'event'") != std::string::npos);
 }

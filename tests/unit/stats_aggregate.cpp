@@ -21,9 +21,7 @@ using cmh::stats::aggregate;
 
 namespace {
 
-bool close_rel(double actual, double expected, double rel = 1e-9) {
-  return std::fabs(actual - expected) <= rel * std::fabs(expected);
-}
+using cmh::test::close_rel;
 
 IterationResult iteration(int index, double score, std::vector<ScalarResult> secondaries = {},
                           IterationKind kind = IterationKind::measurement) {

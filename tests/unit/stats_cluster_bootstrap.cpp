@@ -28,7 +28,7 @@ double sd(const std::vector<double>& v) {
   return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
-struct Coverage {
+struct BootstrapCoverage {
   int runs = 0, held = 0, percentile_held = 0;
   std::vector<double> half_widths;  ///< relative to the truth
   double share() const { return static_cast<double>(held) / runs; }
@@ -38,9 +38,9 @@ struct Coverage {
   }
 };
 
-Coverage cover(const synthetic::Model& m, int runs, std::uint64_t seed) {
+BootstrapCoverage bootstrap_cover(const synthetic::Model& m, int runs, std::uint64_t seed) {
   synthetic::Random rng(seed);
-  Coverage c;
+  BootstrapCoverage c;
   for (int r = 0; r < runs; ++r) {
     const auto run = synthetic::run(m, rng);
     const auto ci = cluster_bootstrap(run.clean, cmh::stats::kRobustConfidence);
@@ -119,7 +119,7 @@ TEST_CASE("cluster bootstrap: 95 % coverage of the known truth with 3 forks; the
   synthetic::Model m;
   m.fork_sd = 0.02;
   m.iteration_sd = 0.005;
-  auto c = cover(m, 400, 31);
+  auto c = bootstrap_cover(m, 400, 31);
   INFO("coverage " << c.share() << ", percentile " << c.percentile_share());
   CHECK(c.share() >= 0.92);
   CHECK(c.share() <= 0.98);
@@ -132,7 +132,7 @@ TEST_CASE("cluster bootstrap: coverage holds with more forks, and without fork-t
   synthetic::Model many;
   many.forks = 10;
   many.fork_sd = 0.03;
-  auto a = cover(many, 300, 32);
+  auto a = bootstrap_cover(many, 300, 32);
   INFO("10 forks: " << a.share());
   CHECK(a.share() >= 0.91);
   CHECK(a.share() <= 0.99);
@@ -141,7 +141,7 @@ TEST_CASE("cluster bootstrap: coverage holds with more forks, and without fork-t
   synthetic::Model same;
   same.fork_sd = 0;
   same.iteration_sd = 0.01;
-  auto b = cover(same, 300, 33);
+  auto b = bootstrap_cover(same, 300, 33);
   INFO("no fork offsets: " << b.share() << ", median half-width " << b.median_half_width());
   CHECK(b.share() >= 0.95);
   CHECK(b.median_half_width() < 0.02);

@@ -3,6 +3,7 @@
 // hand-computed percentiles of commons-math's legacy estimator, and the N <= 2 rule.
 #include <doctest/doctest.h>
 
+#include "results_fixture.hpp"
 #include "stats/list_statistics.hpp"
 #include "stats/student_t.hpp"
 
@@ -11,9 +12,7 @@
 using cmh::stats::ListStatistics;
 
 namespace {
-bool close_rel(double actual, double expected, double rel = 1e-9) {
-  return std::fabs(actual - expected) <= rel * std::fabs(expected);
-}
+using cmh::test::close_rel;
 }  // namespace
 
 TEST_CASE("stats: JMH's published three-iteration result (Netflix/hollow, JMH 1.25)") {

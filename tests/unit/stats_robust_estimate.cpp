@@ -91,7 +91,7 @@ TEST_CASE("window rejection: a quiet machine's own slow windows stay in the clea
 
 namespace {
 
-struct Coverage {
+struct RobustCoverage {
   int runs = 0, held = 0;
   std::vector<double> half_widths, errors;
   double share() const { return static_cast<double>(held) / runs; }
@@ -101,9 +101,9 @@ struct Coverage {
 };
 
 /// The robust interval over `runs` synthetic runs: the clean windows' means, or every window's median.
-Coverage cover(const synthetic::Model& m, int runs, std::uint64_t seed, bool clean) {
+RobustCoverage robust_cover(const synthetic::Model& m, int runs, std::uint64_t seed, bool clean) {
   synthetic::Random rng(seed);
-  Coverage c;
+  RobustCoverage c;
   for (int r = 0; r < runs; ++r) {
     auto run = synthetic::run(m, rng);
     cmh::stats::RobustEstimate est;
@@ -126,14 +126,14 @@ TEST_CASE("robust interval: 95 % coverage and a narrow interval under bursts of 
     m.refill_penalty = 0.1;
     m.silent_probability = 0.01;
     m.silent_penalty = 0.3;
-    auto robust = cover(m, 200, 41 + static_cast<std::uint64_t>(length), true);
+    auto robust = robust_cover(m, 200, 41 + static_cast<std::uint64_t>(length), true);
     INFO("bursts of " << length << " windows: coverage " << robust.share() << ", median half-width "
-                      << Coverage::median(robust.half_widths));
+                      << RobustCoverage::median(robust.half_widths));
     CHECK(robust.share() >= 0.91);
-    CHECK(Coverage::median(robust.half_widths) < 0.10);
-    CHECK(Coverage::median(robust.errors) < 0.02);
+    CHECK(RobustCoverage::median(robust.half_widths) < 0.10);
+    CHECK(RobustCoverage::median(robust.errors) < 0.02);
     // The median of every window, with the same clustering: narrow, and beside the truth.
-    auto all = cover(m, 200, 41 + static_cast<std::uint64_t>(length), false);
+    auto all = robust_cover(m, 200, 41 + static_cast<std::uint64_t>(length), false);
     INFO("all windows: coverage " << all.share());
     CHECK(all.share() < 0.5);
   }
@@ -145,7 +145,7 @@ TEST_CASE("robust interval: without per-window evidence nothing is rejected, and
   m.burst_probability = 0.3;
   m.refill_penalty = 0.1;
   m.evidence = false;
-  auto c = cover(m, 100, 51, true);
+  auto c = robust_cover(m, 100, 51, true);
   CHECK(c.share() < 0.5);
 }
 
@@ -157,12 +157,12 @@ TEST_CASE("robust interval: one fork, clustered by iteration: 95 % of its own fo
   m.burst_probability = 0.2;
   m.refill_penalty = 0.1;
   m.fork_sd = 0;  // a fork is the machine's undisturbed cost: the interval should hold it
-  auto alone = cover(m, 300, 61, true);
+  auto alone = robust_cover(m, 300, 61, true);
   INFO("one fork, no fork offsets: " << alone.share());
   CHECK(alone.share() >= 0.91);
   CHECK(alone.share() <= 0.99);
   m.fork_sd = 0.02;  // forks differ: one fork's interval cannot see it, as its note says
-  auto blind = cover(m, 300, 62, true);
+  auto blind = robust_cover(m, 300, 62, true);
   INFO("one fork, forks differing by 2 %: " << blind.share());
   CHECK(blind.share() < 0.6);
 }
@@ -184,7 +184,7 @@ TEST_CASE("robust interval: one fork is clustered by iteration and says so") {
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kOneMsNs = 1'000'000;
 
 ThreadMeasurement thread(std::int64_t window_ns, std::int64_t cpu_ns, std::uint64_t ops, std::int64_t voluntary = 0,
                          std::int64_t involuntary = 0) {
@@ -200,13 +200,13 @@ ThreadMeasurement thread(std::int64_t window_ns, std::int64_t cpu_ns, std::uint6
 
 /// A 200 ms iteration of 2 ns ops: `cpu_share` of the window on the CPU, others using
 /// the rest (the disturbance rule's evidence), the primary the wall time per op.
-IterationResult iteration(double cpu_share, double clean_mean = std::nan(""), std::int64_t windows = 0,
-                          std::int64_t voluntary = 0) {
+IterationResult load_iteration(double cpu_share, double clean_mean = std::nan(""), std::int64_t windows = 0,
+                               std::int64_t voluntary = 0) {
   IterationResult it;
-  const std::int64_t cpu = static_cast<std::int64_t>(200 * kMs * cpu_share);
-  it.threads = {thread(200 * kMs, cpu, 100'000'000 * cpu_share, voluntary)};
+  const std::int64_t cpu = static_cast<std::int64_t>(200 * kOneMsNs * cpu_share);
+  it.threads = {thread(200 * kOneMsNs, cpu, 100'000'000 * cpu_share, voluntary)};
   it.measured_ops = it.threads[0].measured_ops;
-  it.primary.value = 200.0 * kMs / static_cast<double>(it.measured_ops);
+  it.primary.value = 200.0 * kOneMsNs / static_cast<double>(it.measured_ops);
   it.host.others_share = 1 - cpu_share;
   it.host.idle_share = 0;
   it.subwindow_clean_mean = clean_mean;
@@ -241,8 +241,8 @@ TEST_CASE("robust estimate: clean sub-windows when at least half the iterations 
   std::vector<ForkResult> forks(3);
   const double clean[3][3] = {{2.0, 2.01, 1.99}, {2.02, 2.0, 2.01}, {1.98, 2.0, 1.99}};
   for (int f = 0; f < 3; ++f)
-    for (int i = 0; i < 3; ++i) forks[f].measurement.push_back(iteration(0.5, clean[f][i], 6000));
-  forks[2].measurement.push_back(iteration(0.5, std::nan(""), 6000));  // too few clean windows
+    for (int i = 0; i < 3; ++i) forks[f].measurement.push_back(load_iteration(0.5, clean[f][i], 6000));
+  forks[2].measurement.push_back(load_iteration(0.5, std::nan(""), 6000));  // too few clean windows
   auto p = avgt_ns();
   p.subwindow = cmh::kSubwindowAuto;
   const auto r = estimate(p, forks);
@@ -266,7 +266,7 @@ TEST_CASE("robust estimate: clean sub-windows when at least half the iterations 
 TEST_CASE("robust estimate: without sub-windows, a quiet run's iteration scores") {
   std::vector<ForkResult> forks(2);
   for (auto& f : forks)
-    for (int i = 0; i < 4; ++i) f.measurement.push_back(iteration(1.0));
+    for (int i = 0; i < 4; ++i) f.measurement.push_back(load_iteration(1.0));
   const auto r = estimate(avgt_ns(), forks);
   CHECK(r.method == RobustMethod::iteration_scores);
   CHECK(r.score == doctest::Approx(2.0));
@@ -276,7 +276,7 @@ TEST_CASE("robust estimate: without sub-windows, a quiet run's iteration scores"
 TEST_CASE("robust estimate: a disturbed run without clean windows falls back to CPU time per op") {
   std::vector<ForkResult> forks(3);
   for (auto& f : forks)
-    for (int i = 0; i < 3; ++i) f.measurement.push_back(iteration(0.5));
+    for (int i = 0; i < 3; ++i) f.measurement.push_back(load_iteration(0.5));
   auto r = estimate(avgt_ns(), forks);
   CHECK(r.method == RobustMethod::cpu_time);
   // 100 ms of CPU over 50 M ops: 2 ns/op, while the wall-clock score is 4.
@@ -295,14 +295,14 @@ TEST_CASE("robust estimate: a blocking body that was disturbed keeps its undistu
   std::vector<ForkResult> forks(2);
   // Blocking: many voluntary switches. Two quiet iterations per fork, one crowded.
   for (auto& f : forks) {
-    auto calm = iteration(0.3, std::nan(""), 0, 5000);
+    auto calm = load_iteration(0.3, std::nan(""), 0, 5000);
     calm.host.others_share = 0.02;
     calm.host.idle_share = 0.6;
     f.measurement.push_back(calm);
     f.measurement.push_back(calm);
-    f.measurement.push_back(iteration(0.3, std::nan(""), 0, 5000));  // crowded: disturbed
+    f.measurement.push_back(load_iteration(0.3, std::nan(""), 0, 5000));  // crowded: disturbed
   }
-  forks[0].measurement.push_back(iteration(0.3, std::nan(""), 0, 5000));
+  forks[0].measurement.push_back(load_iteration(0.3, std::nan(""), 0, 5000));
   const auto r = estimate(avgt_ns(), forks);
   REQUIRE(r.evidence.blocking);
   REQUIRE(r.evidence.likely_inflated);
@@ -313,9 +313,9 @@ TEST_CASE("robust estimate: a blocking body that was disturbed keeps its undistu
 TEST_CASE("robust estimate: too few clean windows falls back and says why") {
   std::vector<ForkResult> forks(2);
   for (auto& f : forks) {
-    f.measurement.push_back(iteration(0.5, 2.0, 100));
-    f.measurement.push_back(iteration(0.5, std::nan(""), 100));
-    f.measurement.push_back(iteration(0.5, std::nan(""), 100));
+    f.measurement.push_back(load_iteration(0.5, 2.0, 100));
+    f.measurement.push_back(load_iteration(0.5, std::nan(""), 100));
+    f.measurement.push_back(load_iteration(0.5, std::nan(""), 100));
   }
   auto p = avgt_ns();
   p.subwindow = std::chrono::microseconds(200);
