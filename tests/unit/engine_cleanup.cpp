@@ -14,20 +14,20 @@
 
 namespace engine_cleanup_test {
 
-std::atomic<int> g_teardowns{0}, g_destroyed{0};
-std::atomic<bool> g_throw_in_setup{false}, g_throw_in_iteration_setup{false}, g_throw_in_teardown{false};
+std::atomic<int> g_cleanup_teardowns{0}, g_cleanup_destroyed{0};
+std::atomic<bool> g_cleanup_throw_in_setup{false}, g_cleanup_throw_in_iteration_setup{false}, g_cleanup_throw_in_teardown{false};
 
 struct Tracked : cmh::ThreadState {
-  ~Tracked() { ++g_destroyed; }
+  ~Tracked() { ++g_cleanup_destroyed; }
   void setup_trial() {
-    if (g_throw_in_setup) throw std::runtime_error("setup went wrong");
+    if (g_cleanup_throw_in_setup) throw std::runtime_error("setup went wrong");
   }
   void setup_iteration() {
-    if (g_throw_in_iteration_setup) throw std::runtime_error("iteration setup went wrong");
+    if (g_cleanup_throw_in_iteration_setup) throw std::runtime_error("iteration setup went wrong");
   }
   void teardown_trial() {
-    ++g_teardowns;
-    if (g_throw_in_teardown) throw std::runtime_error("teardown went wrong");
+    ++g_cleanup_teardowns;
+    if (g_cleanup_throw_in_teardown) throw std::runtime_error("teardown went wrong");
   }
 };
 
@@ -36,7 +36,7 @@ struct WhenReported : cmh::testing::RecordingObserver {
   int destroyed_then = -1;
   bool throw_when_done = false;
   void iteration_failed(const cmh::IterationParams& ip, int index, const cmh::Failure& f) override {
-    destroyed_then = g_destroyed;
+    destroyed_then = g_cleanup_destroyed;
     RecordingObserver::iteration_failed(ip, index, f);
   }
   void iteration_finished(const cmh::IterationResult& r) override {
@@ -47,8 +47,8 @@ struct WhenReported : cmh::testing::RecordingObserver {
 
 WhenReported run_tracked(bool throw_when_done = false) {
   const auto& def = cmh::testing::definition("EngineCleanup.tracked");
-  g_teardowns = 0;
-  g_destroyed = 0;
+  g_cleanup_teardowns = 0;
+  g_cleanup_destroyed = 0;
   WhenReported obs;
   obs.throw_when_done = throw_when_done;
   (void)cmh::engine::run_trial(def, cmh::testing::quick_plan(def, cmh::BenchmarkMode::average_time, 1, 1, 5), {},
@@ -77,39 +77,39 @@ TEST_CASE("engine: a scope guard calls its function once, on a return or an exce
 
 TEST_CASE("engine: a trial destroys its states on every way out, in the order failures are reported") {
   SUBCASE("the trial's setup fails: destroyed, then reported") {
-    g_throw_in_setup = true;
+    g_cleanup_throw_in_setup = true;
     auto obs = run_tracked();
-    g_throw_in_setup = false;
+    g_cleanup_throw_in_setup = false;
     CHECK(obs.events == std::vector<std::string>{"fail W1"});
     CHECK(obs.destroyed_then == 1);
   }
   SUBCASE("an iteration's setup fails: reported, then torn down and destroyed") {
-    g_throw_in_iteration_setup = true;
+    g_cleanup_throw_in_iteration_setup = true;
     auto obs = run_tracked();
-    g_throw_in_iteration_setup = false;
+    g_cleanup_throw_in_iteration_setup = false;
     CHECK(obs.events == std::vector<std::string>{"start W1", "fail W1"});
     CHECK(obs.destroyed_then == 0);
-    CHECK(g_teardowns == 1);
-    CHECK(g_destroyed == 1);
+    CHECK(g_cleanup_teardowns == 1);
+    CHECK(g_cleanup_destroyed == 1);
   }
   SUBCASE("the trial's teardown fails: destroyed, then reported at the last iteration") {
-    g_throw_in_teardown = true;
+    g_cleanup_throw_in_teardown = true;
     auto obs = run_tracked();
-    g_throw_in_teardown = false;
+    g_cleanup_throw_in_teardown = false;
     CHECK(obs.events.back() == "fail M1");
     CHECK(obs.destroyed_then == 1);
-    CHECK(g_teardowns == 1);
+    CHECK(g_cleanup_teardowns == 1);
   }
   SUBCASE("the observer throws: torn down and destroyed once all the same") {
     CHECK_THROWS_AS(run_tracked(true), std::logic_error);
-    CHECK(g_teardowns == 1);
-    CHECK(g_destroyed == 1);
+    CHECK(g_cleanup_teardowns == 1);
+    CHECK(g_cleanup_destroyed == 1);
   }
   SUBCASE("no failure: torn down and destroyed once") {
     auto obs = run_tracked();
     CHECK(!obs.failure);
     CHECK(obs.results.size() == 2);
-    CHECK(g_teardowns == 1);
-    CHECK(g_destroyed == 1);
+    CHECK(g_cleanup_teardowns == 1);
+    CHECK(g_cleanup_destroyed == 1);
   }
 }
