@@ -44,6 +44,14 @@ def check_estimate(label, out, rec, forks, subwin, prec=False):
     check(lo <= score <= hi, f"{label}: {score} outside its interval [{lo}, {hi}]")
     primary = rec["primaryMetric"]["score"]
     check(primary / 100 <= score <= primary * 100, f"{label}: estimate {score} against score {primary} ({unit})")
+    # The stall margin: only on clean sub-windows, inside the interval, named on the line.
+    share = est.get("stallShare")
+    if check(isinstance(share, (int, float)) and 0 <= share < 1, f"{label}: stallShare {share}"):
+        if est["method"] != "cleanSubwindows":
+            check(share == 0, f"{label}: a stall margin on {est['method']}: {share}")
+        check((hi - score) >= share * score * (1 - 1e-9) and (score - lo) >= share * score * (1 - 1e-9),
+              f"{label}: interval [{lo}, {hi}] narrower than the stall margin {share} of {score}")
+        check(("stall margin ±" in out) == (share > 0), f"{label}: the Robust line and stallShare {share} disagree")
     ev = est["evidence"]
     if not prec:
         check(ev["iterations"] == 3 * max(1, forks), f"{label}: iterations {ev}")

@@ -121,6 +121,9 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.host.others_share = 0.375;    // idle_share stays NaN
   r.subwindow_median = 73.25;
   r.subwindows = 4980;
+  r.subwindow_clean_mean = 74.5;
+  r.subwindow_clean_median = 72.75;
+  r.subwindows_rejected = 12;
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -143,6 +146,9 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   CHECK(std::isnan(q.host.idle_share));
   CHECK(q.subwindow_median == r.subwindow_median);
   CHECK(q.subwindows == r.subwindows);
+  CHECK(q.subwindow_clean_mean == r.subwindow_clean_mean);
+  CHECK(q.subwindow_clean_median == r.subwindow_clean_median);
+  CHECK(q.subwindows_rejected == r.subwindows_rejected);
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

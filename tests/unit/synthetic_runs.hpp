@@ -54,9 +54,16 @@ struct Model {
   double burst_windows = 1;
   /// The window after a burst refills the caches: this share slower, and not flagged.
   double refill_penalty = 0;
-  /// Unflagged slow windows (an interrupt, a sibling's cache traffic): probability, share.
+  /// The quiet machine's own unflagged slow windows (a timer tick, a hypervisor exit):
+  /// probability, share. Part of the truth.
   double silent_probability = 0;
   double silent_penalty = 0;
+  /// Under load: the share of those slow windows in which the thread is also switched
+  /// out (the tick preempts it), so they are rejected with their stall.
+  double silent_switch_probability = 0;
+  /// Under load: more unflagged slow windows of the same penalty (other CPUs' work, a
+  /// sibling's cache traffic), not part of the truth.
+  double neighbour_probability = 0;
   bool evidence = true;        ///< the probe sees the bursts (false: no window is rejected)
   /// A window's cost before its own noise: `truth` less the silent slow windows' share.
   double base() const { return truth / (1 + silent_probability * silent_penalty); }
@@ -70,6 +77,12 @@ struct IterationWindows {
   double clean_mean() const {
     if (log.clean < cmh::detail::kMinCleanSubwindows) return std::nan("");
     return cmh::stats::mean_of(buffer.data(), buffer.data() + log.clean);
+  }
+  /// And their median.
+  double clean_median() const {
+    if (log.clean < cmh::detail::kMinCleanSubwindows) return std::nan("");
+    std::vector<double> clean(buffer.begin(), buffer.begin() + log.clean);
+    return cmh::stats::median_in_place(clean.data(), clean.data() + clean.size());
   }
   double all_median() {
     std::vector<double> all(buffer.begin(), buffer.begin() + log.clean);
@@ -88,18 +101,23 @@ inline IterationWindows iteration(const Model& m, double centre, Random& rng) {
     double per_call = centre * (1 + m.window_sd * rng.normal());
     const bool burst = rng.uniform() < m.burst_probability;
     if (after_burst) per_call *= 1 + m.refill_penalty;
-    if (rng.uniform() < m.silent_probability) per_call *= 1 + m.silent_penalty;
+    const bool silent = rng.uniform() < m.silent_probability;
+    // (A draw only where a probability is set: the other tests' series stay as they were.)
+    const bool switched_by_tick = silent && m.silent_switch_probability > 0 && rng.uniform() < m.silent_switch_probability;
+    const bool neighbour = !silent && m.neighbour_probability > 0 && rng.uniform() < m.neighbour_probability;
+    if (silent || neighbour) per_call *= 1 + m.silent_penalty;
     if (burst) per_call += m.burst_windows * centre;  // burst_windows window-lengths, spread over the calls
-    after_burst = burst;
-    it.log.add(per_call, m.evidence && burst);
+    after_burst = burst || switched_by_tick;
+    it.log.add(per_call, m.evidence && (burst || switched_by_tick));
   }
   return it;
 }
 
-/// Per fork, per iteration: the clean sub-windows' mean (`clean`) or the
-/// median of all windows (`all`), as the worker computes them.
+/// Per fork, per iteration: the clean sub-windows' mean (`clean`) and median
+/// (`clean_median`), or the median of all windows (`all`), as the worker computes them.
 struct Run {
   std::vector<std::vector<double>> clean;
+  std::vector<std::vector<double>> clean_median;
   std::vector<std::vector<double>> all;
   std::int64_t windows = 0, rejected = 0;
 };
@@ -109,13 +127,17 @@ inline Run run(const Model& m, Random& rng) {
   for (int f = 0; f < m.forks; ++f) {
     const double fork_centre = m.base() * (1 + m.fork_sd * rng.normal());
     auto& clean = r.clean.emplace_back();
+    auto& clean_median = r.clean_median.emplace_back();
     auto& all = r.all.emplace_back();
     for (int i = 0; i < m.iterations; ++i) {
       IterationWindows it = iteration(m, fork_centre * (1 + m.iteration_sd * rng.normal()), rng);
       r.windows += it.log.clean + it.log.rejected;
       r.rejected += it.log.rejected;
       const double c = it.clean_mean();
-      if (!std::isnan(c)) clean.push_back(c);
+      if (!std::isnan(c)) {
+        clean.push_back(c);
+        clean_median.push_back(it.clean_median());
+      }
       all.push_back(it.all_median());
     }
   }

@@ -104,6 +104,10 @@ struct IterationResult {
   /// windows, not their median: a median of windows timed in whole nanoseconds over the
   /// same number of calls repeats one value exactly, and forks would agree to the last digit.
   double subwindow_clean_mean = std::numeric_limits<double>::quiet_NaN();
+  /// -subwin: the median of the same clean sub-windows, combined the same way (NaN when the
+  /// mean is). How far the mean sits from it is the share of the clean time spent in stalls
+  /// no evidence sees (timer ticks, hypervisor exits): stats/robust_estimate.hpp.
+  double subwindow_clean_median = std::numeric_limits<double>::quiet_NaN();
   std::int64_t subwindows_rejected = 0;  ///< of `subwindows`, the ones left out
   std::int64_t subwindow_length_ns = 0;  ///< the target length used (-subwin auto: as resolved)
   std::uint8_t subwindow_evidence = 0;   ///< detail::WindowEvidence: 0 none, 1 rseq, 2 getrusage

@@ -171,7 +171,8 @@ const FlagSpec kFlags[] = {
      "Target precision, e.g. 2%: each fork (also -f 0) keeps adding measurement iterations after -i "
      "(up to 4 x -i, at least 50) until its 99.9 % error is at most this share of its mean, then "
      "forks are added (up to 20, or -f if more) until the score's error is; -maxTime bounds both. "
-     "The report says what stopped it. 2%:robust targets the robust estimate's interval instead: "
+     "The report says what stopped it. 2%:robust targets the robust estimate's interval instead "
+     "(without its stall margin, which forks cannot narrow): "
      "forks keep to -i and forks are added (the interval is clustered by fork); it turns on "
      "-subwin auto unless -subwin is given, and says when the forks' estimates drift apart by "
      "more than the target.",

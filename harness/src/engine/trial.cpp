@@ -406,16 +406,16 @@ void Trial::measure(const IterationParams& ip, IterationResult& r) {
 }
 
 // -subwin: each thread's median sub-window, per op, combined over threads like the primary
-// (throughput: summed rates; average time: the mean); and the mean of the clean windows
-// (subwindow_log.hpp), which needs every thread to have enough of them. In place: nothing is
-// allocated.
+// (throughput: summed rates; average time: the mean); and the mean and median of the clean
+// windows (subwindow_log.hpp), which need every thread to have enough of them. In place:
+// nothing is allocated.
 void Trial::subwindow_score(IterationResult& r) {
   const auto as_score = [&](double per_call) {
     const double per_op = per_call / std::max(1, plan_.ops_per_invocation);
     return plan_.mode == BenchmarkMode::throughput ? nanos_per(plan_.time_unit) / per_op
                                                    : per_op / nanos_per(plan_.time_unit);
   };
-  double all = 0, clean = 0;
+  double all = 0, clean = 0, clean_median = 0;
   int threads = 0, clean_threads = 0;
   for (auto& slot : slots_) {
     detail::WorkerTally& t = slot->tally;
@@ -423,6 +423,7 @@ void Trial::subwindow_score(IterationResult& r) {
     const std::uint32_t kept = t.subwindow_count - t.subwindow_rejected;
     if (kept >= detail::kMinCleanSubwindows) {
       clean += as_score(stats::mean_of(t.subwindows, t.subwindows + kept));
+      clean_median += as_score(stats::median_in_place(t.subwindows, t.subwindows + kept));  // reorders them
       ++clean_threads;
     }
     // The rejected windows sit at the buffer's end: move them next to the clean ones
@@ -439,7 +440,10 @@ void Trial::subwindow_score(IterationResult& r) {
   r.subwindow_length_ns = subwindow_ns_;
   const double n = plan_.mode == BenchmarkMode::throughput ? 1.0 : static_cast<double>(threads);
   r.subwindow_median = all / n;
-  if (clean_threads == threads) r.subwindow_clean_mean = clean / n;
+  if (clean_threads == threads) {
+    r.subwindow_clean_mean = clean / n;
+    r.subwindow_clean_median = clean_median / n;
+  }
 }
 
 void Trial::add_secondaries(IterationResult& r) const {

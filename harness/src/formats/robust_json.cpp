@@ -20,6 +20,7 @@ nlohmann::ordered_json robust_estimate_json(const stats::RobustEstimate& r, cons
   j["clusters"] = r.clusters;
   j["clusteredBy"] = r.by_fork ? "fork" : "iteration";
   j["clusterSpread"] = r.cluster_spread;
+  j["stallShare"] = r.stall_share;
   if (!r.note.empty()) j["note"] = r.note;
   const auto& e = r.evidence;
   Json ev = Json::object();

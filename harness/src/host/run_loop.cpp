@@ -208,7 +208,8 @@ class RunLoop {
 
   static double precision_reached(const BenchmarkRunResult& run) {
     const auto agg = stats::aggregate(run);
-    if (run.params.precision_robust) return agg.robust.available ? agg.robust.relative_half_width() : kNaN;
+    // The robust interval's statistical part: its stall margin does not narrow with forks.
+    if (run.params.precision_robust) return agg.robust.available ? agg.robust.relative_statistical_half_width() : kNaN;
     return agg.has_results() && agg.primary.score != 0 ? agg.primary.error / std::fabs(agg.primary.score) : kNaN;
   }
 
@@ -251,6 +252,10 @@ class RunLoop {
         drift = fmt::format(". The forks' robust estimates differ by {:.2f} % (SD), more than the target: the "
                             "machine drifts between forks, and a run at another time may differ by that much",
                             out.drift * 100);
+      if (agg.robust.available && agg.robust.stall_share > 0)
+        drift += fmt::format(". The interval's stall margin (±{:.2f} %) is on top of this and does not narrow "
+                             "with forks",
+                             agg.robust.stall_share * 100);
     }
     output_.println(fmt::format(
         "# Precision: target ±{:.2f} %{}, reached ±{} with {} measurement iteration{} ({} planned per fork) {}; "

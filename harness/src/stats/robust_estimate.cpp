@@ -4,6 +4,7 @@
 #include "stats/robust_estimate.hpp"
 
 #include "stats/nan.hpp"
+#include "stats/robust_interval.hpp"
 #include "stats/time_per_op.hpp"
 
 #include <fmt/format.h>
@@ -36,6 +37,30 @@ const char* describe(RobustMethod m) {
 double RobustEstimate::relative_half_width() const {
   if (std::isnan(low) || std::isnan(high) || score == 0) return kNaN;
   return (high - low) / 2 / std::fabs(score);
+}
+
+double RobustEstimate::relative_statistical_half_width() const { return relative_half_width() - stall_share; }
+
+double stall_share(BenchmarkMode mode, const std::vector<const ForkResult*>& forks) {
+  std::vector<double> shares;
+  for (const ForkResult* fork : forks)
+    for (const auto& it : fork->measurement) {
+      const double mean = it.subwindow_clean_mean, median = it.subwindow_clean_median;
+      if (std::isnan(mean) || std::isnan(median) || mean <= 0 || median <= 0) continue;
+      // Throughput scores are rates: the slower (stalled) time is the smaller score.
+      const double ratio = mode == BenchmarkMode::throughput ? median / mean : mean / median;
+      shares.push_back(std::max(0.0, ratio - 1));
+    }
+  if (shares.empty()) return 0;
+  return median_in_place(shares.data(), shares.data() + shares.size());
+}
+
+void add_stall_margin(double share, RobustEstimate& out) {
+  if (!(share > 0) || std::isnan(out.low) || std::isnan(out.high)) return;
+  const double margin = share * std::fabs(out.score);
+  out.low -= margin;
+  out.high += margin;
+  out.stall_share = share;
 }
 
 void interval_over(std::vector<std::vector<double>> values_by_fork, RobustEstimate& out) {
@@ -204,6 +229,7 @@ RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<
     values = values_without_windows(params, forks, primary_by_fork, d, any_windows, out, why);
   }
   interval_over(std::move(values), out);
+  if (out.method == RobustMethod::clean_subwindows) add_stall_margin(stall_share(params.mode, forks), out);
   add_cluster_note(out, why);
   out.note = std::move(why);
   return out;

@@ -15,6 +15,12 @@
 //    with a note that they are likely inflated.
 // The estimate and interval are cluster_bootstrap()'s over those values, clustered by
 // fork (one fork: by iteration, which cannot see fork-to-fork variance, and says so).
+// From clean sub-windows, the interval is then widened on each side by the stall margin:
+// the share of the clean time spent in stalls no evidence sees (timer ticks, hypervisor
+// exits), measured as how far the clean windows' mean sits above their median. A quiet
+// machine's value includes those stalls, and a load moves them in ways the evidence cannot
+// tell: a tick that switches the thread out takes its stall out of the clean windows with
+// it (the estimate falls), and other CPUs' work adds slow windows that look clean (it rises).
 #pragma once
 
 #include <cmh/result.hpp>
@@ -67,12 +73,18 @@ struct RobustEstimate {
   bool by_fork = true;     ///< clustered by fork; false: by iteration (one fork)
   /// Relative spread of the clusters' medians (by fork: the drift between forks).
   double cluster_spread = 0;
+  /// The stall margin, relative to |score|: the median over iterations of the clean
+  /// windows' (mean - median) / median, in time; already in low and high. 0 unless the
+  /// method is clean_subwindows.
+  double stall_share = 0;
   /// The values it is made of: per fork, per iteration (rawData for cmh-compare).
   std::vector<std::vector<double>> raw_by_fork;
   RobustEvidence evidence;
   std::string note;  ///< why this method, and what the interval cannot see; may be empty
   /// Half the interval's width over |score|; NaN without an interval.
   double relative_half_width() const;
+  /// The same without the stall margin: the part more forks can narrow (-prec X:robust).
+  double relative_statistical_half_width() const;
 };
 
 /// From the measurement iterations of `forks` (the aggregated ones, in order), the
@@ -85,5 +97,13 @@ RobustEstimate robust_estimate(const BenchmarkParams& params, const std::vector<
 /// or by iteration when only one fork has values. Fills score, low, high, clusters,
 /// by_fork, cluster_spread and raw_by_fork.
 void interval_over(std::vector<std::vector<double>> values_by_fork, RobustEstimate& out);
+
+/// The stall share of clean sub-windows from each iteration's clean mean and median (both
+/// scores in `mode`): the median over iterations of mean/median - 1 in time, at least 0;
+/// 0 when no iteration has both.
+double stall_share(BenchmarkMode mode, const std::vector<const ForkResult*>& forks);
+
+/// Widens an interval made by interval_over() by `share` of |score| on each side.
+void add_stall_margin(double share, RobustEstimate& out);
 
 }  // namespace cmh::stats
