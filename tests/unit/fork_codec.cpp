@@ -124,6 +124,7 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   r.subwindow_clean_mean = 74.5;
   r.subwindow_clean_median = 72.75;
   r.subwindows_rejected = 12;
+  r.subwindows_corrected = 7;
 
   const IterationResult q = round_trip(r);
   CHECK(q.kind == r.kind);
@@ -149,6 +150,7 @@ TEST_CASE("fork codec: an iteration result keeps threads, histogram, secondaries
   CHECK(q.subwindow_clean_mean == r.subwindow_clean_mean);
   CHECK(q.subwindow_clean_median == r.subwindow_clean_median);
   CHECK(q.subwindows_rejected == r.subwindows_rejected);
+  CHECK(q.subwindows_corrected == r.subwindows_corrected);
   CHECK(q.all_ops == r.all_ops);
   CHECK(q.measured_ops == r.measured_ops);
   CHECK(q.wall_ns == r.wall_ns);

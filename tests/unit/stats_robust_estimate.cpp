@@ -42,6 +42,47 @@ TEST_CASE("window rejection: a switched-out window and the one after it go to th
   CHECK(buffer[5] == 13);
 }
 
+TEST_CASE("window rejection: a switched-out window without its wait is kept; the one after is not") {
+  std::vector<double> buffer(8, 0.0);
+  SubwindowLog log{buffer.data(), 8};
+  log.add(10, false);
+  log.add(10.5, true, true);  // switched out, its run-queue wait taken out: kept
+  log.add(12, false);         // right after: refilling caches
+  log.add(90, true, false);   // switched out, wait unknown
+  log.add(11, false);         // right after it
+  log.add(10.2, false);
+  CHECK(log.clean == 3);
+  CHECK(log.corrected == 1);
+  CHECK(log.rejected == 3);
+  CHECK(buffer[1] == 10.5);
+  CHECK(buffer[2] == 10.2);
+  CHECK(buffer[7] == 12);
+  CHECK(buffer[6] == 90);
+  CHECK(buffer[5] == 11);
+}
+
+namespace {
+std::int64_t g_stats_fake_run_delay = 0;
+std::int64_t stats_fake_run_delay() noexcept { return g_stats_fake_run_delay; }
+}  // namespace
+
+TEST_CASE("window probe: the wait since the last switched-out window, or unknown") {
+  cmh::detail::WindowProbe probe;
+  CHECK(probe.waited() == -1);  // no schedstat here
+  probe.run_delay = &stats_fake_run_delay;
+  g_stats_fake_run_delay = 1000;
+  probe.arm();
+  g_stats_fake_run_delay = 4500;
+  CHECK(probe.waited() == 3500);
+  g_stats_fake_run_delay = 4600;
+  CHECK(probe.waited() == 100);
+  g_stats_fake_run_delay = -1;  // unreadable now
+  CHECK(probe.waited() == -1);
+  g_stats_fake_run_delay = 5000;
+  CHECK(probe.waited() == -1);  // no reading before it to subtract
+  CHECK(probe.waited() == 0);
+}
+
 TEST_CASE("window rejection: a full buffer stops recording, the evidence still counts") {
   std::vector<double> buffer(3, 0.0);
   SubwindowLog log{buffer.data(), 3};
@@ -193,6 +234,28 @@ TEST_CASE("robust interval: the stall margin holds the quiet value when a load m
     // Under either load the statistical interval alone is narrow and beside the quiet value.
     if (load.ticks_switch > 0 || load.neighbours > 0) CHECK(plain.share() < 0.5);
   }
+}
+
+TEST_CASE("robust interval: with the wait known, ticks that switch the thread out keep their stall") {
+  // Beside a hog on its CPU nearly every tick switches the thread out. Rejecting those
+  // windows takes the ticks' stall with them; keeping them without their wait does not.
+  synthetic::Model m;
+  m.windows = 4000;
+  m.silent_probability = 0.005;
+  m.silent_penalty = 3.0;
+  m.silent_switch_probability = 0.95;
+  m.fork_sd = 0.002;
+  m.iteration_sd = 0.001;
+  m.window_sd = 0.01;
+  m.burst_probability = 0.01;
+  m.burst_windows = 30;
+  const auto rejected = robust_cover(m, 200, 81, Values::clean_with_margin);
+  m.wait_known = true;
+  const auto kept = robust_cover(m, 200, 81, Values::clean_with_margin);
+  INFO("coverage " << rejected.share() << " rejecting them, " << kept.share() << " keeping them");
+  CHECK(rejected.share() < 0.5);
+  CHECK(kept.share() >= 0.95);
+  CHECK(RobustCoverage::median(kept.errors) < 0.003);
 }
 
 TEST_CASE("robust interval: without per-window evidence nothing is rejected, and the bursts show") {

@@ -65,6 +65,9 @@ struct Model {
   /// sibling's cache traffic), not part of the truth.
   double neighbour_probability = 0;
   bool evidence = true;        ///< the probe sees the bursts (false: no window is rejected)
+  /// The time a switched-out window waited for a CPU is known (schedstat): the window is
+  /// kept without it, as the worker does, and only the window after it is rejected.
+  bool wait_known = false;
   /// A window's cost before its own noise: `truth` less the silent slow windows' share.
   double base() const { return truth / (1 + silent_probability * silent_penalty); }
 };
@@ -106,9 +109,11 @@ inline IterationWindows iteration(const Model& m, double centre, Random& rng) {
     const bool switched_by_tick = silent && m.silent_switch_probability > 0 && rng.uniform() < m.silent_switch_probability;
     const bool neighbour = !silent && m.neighbour_probability > 0 && rng.uniform() < m.neighbour_probability;
     if (silent || neighbour) per_call *= 1 + m.silent_penalty;
-    if (burst) per_call += m.burst_windows * centre;  // burst_windows window-lengths, spread over the calls
+    const bool switched = m.evidence && (burst || switched_by_tick);
+    // burst_windows window-lengths, spread over the calls; the wait the worker takes out.
+    if (burst && !(switched && m.wait_known)) per_call += m.burst_windows * centre;
     after_burst = burst || switched_by_tick;
-    it.log.add(per_call, m.evidence && (burst || switched_by_tick));
+    it.log.add(per_call, switched, switched && m.wait_known);
   }
   return it;
 }

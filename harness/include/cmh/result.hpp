@@ -109,6 +109,9 @@ struct IterationResult {
   /// no evidence sees (timer ticks, hypervisor exits): stats/robust_estimate.hpp.
   double subwindow_clean_median = std::numeric_limits<double>::quiet_NaN();
   std::int64_t subwindows_rejected = 0;  ///< of `subwindows`, the ones left out
+  /// Of the clean ones, those the thread was switched out in, kept with the time it waited
+  /// for a CPU taken out (detail/subwindow_log.hpp).
+  std::int64_t subwindows_corrected = 0;
   std::int64_t subwindow_length_ns = 0;  ///< the target length used (-subwin auto: as resolved)
   std::uint8_t subwindow_evidence = 0;   ///< detail::WindowEvidence: 0 none, 1 rseq, 2 getrusage
   /// Text the benchmark attached to the iteration (Google Benchmark's SetLabel); empty if none.

@@ -5,6 +5,7 @@
 // the thread actually ran (preemption, steal), the switch counts say why, and the
 // run-queue wait says how long it was ready to run but had no CPU.
 #include <cmh/detail/benchmark_code.hpp>
+#include <cmh/detail/subwindow_log.hpp>
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -15,12 +16,11 @@
 #include <cstdlib>
 
 namespace cmh::detail {
-namespace {
 
 /// The second field of /proc/thread-self/schedstat ("exec_ns run_delay_ns timeslices"):
 /// nanoseconds the thread spent on a run queue waiting for a CPU. -1 where unavailable.
 /// Plain syscalls and a stack buffer: the allocation profiler must not see it.
-std::int64_t run_delay_now() noexcept {
+std::int64_t thread_run_delay_ns() noexcept {
   const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   char buf[96];
@@ -36,8 +36,6 @@ std::int64_t run_delay_now() noexcept {
   return end == second || delay < 0 ? -1 : static_cast<std::int64_t>(delay);
 }
 
-}  // namespace
-
 void cpu_window_edge(WorkerTally& t, bool opening) noexcept {
   timespec ts{};
   rusage ru{};
@@ -47,14 +45,14 @@ void cpu_window_edge(WorkerTally& t, bool opening) noexcept {
   // Opening: the run-queue wait and switch counts first and the clock last, closest
   // to the window; closing: the other way round.
   if (opening) {
-    delay = run_delay_now();
+    delay = thread_run_delay_ns();
     have_usage = getrusage(RUSAGE_THREAD, &ru) == 0;
   }
   if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
     cpu = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
   if (!opening) {
     have_usage = getrusage(RUSAGE_THREAD, &ru) == 0;
-    delay = run_delay_now();
+    delay = thread_run_delay_ns();
   }
   if (opening) {
     t.cpu_ns = cpu;

@@ -433,6 +433,7 @@ void Trial::subwindow_score(IterationResult& r) {
     all += as_score(stats::median_in_place(t.subwindows, t.subwindows + t.subwindow_count));
     r.subwindows += t.subwindow_count;
     r.subwindows_rejected += t.subwindow_rejected;
+    r.subwindows_corrected += t.subwindow_corrected;
     r.subwindow_evidence = std::max(r.subwindow_evidence, t.subwindow_evidence);
     ++threads;
   }

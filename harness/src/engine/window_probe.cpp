@@ -55,6 +55,9 @@ struct rseq* this_thread_rseq() noexcept {
 
 WindowProbe this_thread_window_probe() noexcept {
   WindowProbe probe;
+  // Whether schedstat is readable is the kernel's, the same for every thread: asked once.
+  static const bool run_delay_known = thread_run_delay_ns() >= 0;
+  if (run_delay_known) probe.run_delay = &thread_run_delay_ns;
 #if defined(RSEQ_SIG)
   if (struct rseq* area = this_thread_rseq()) {
     static const EmptyRange empty;

@@ -29,6 +29,7 @@ nlohmann::ordered_json robust_estimate_json(const stats::RobustEstimate& r, cons
   ev["cleanIterations"] = e.clean_iterations;
   ev["subwindows"] = e.subwindows;
   ev["rejectedSubwindows"] = e.rejected;
+  ev["correctedSubwindows"] = e.corrected;
   ev["subwindowLengthNs"] = e.length_ns;
   switch (static_cast<detail::WindowEvidence>(e.window_evidence)) {
     case detail::WindowEvidence::rseq: ev["windowEvidence"] = "rseq"; break;

@@ -26,6 +26,7 @@ std::string describe_robust(const stats::RobustEstimate& r, const std::string& u
                           : "no evidence";
     text += fmt::format("; {} of {} sub-windows of ~{} rejected: switched out or right after ({})", e.rejected,
                         e.subwindows, format_time(Nanos(e.length_ns)), how);
+    if (e.corrected > 0) text += fmt::format(", {} kept without their run-queue wait", e.corrected);
   }
   if (r.stall_share > 0) text += fmt::format("; stall margin ±{:.1f} % included", r.stall_share * 100);
   if (r.by_fork && r.clusters >= 2 && !std::isnan(r.cluster_spread))

@@ -128,6 +128,7 @@ bool gather_evidence(const std::vector<const ForkResult*>& forks, const Disturba
       any_windows = true;
       e.subwindows += it.subwindows;
       e.rejected += it.subwindows_rejected;
+      e.corrected += it.subwindows_corrected;
       e.length_ns = std::max(e.length_ns, it.subwindow_length_ns);
       e.window_evidence = std::max(e.window_evidence, it.subwindow_evidence);
       e.clean_iterations += std::isnan(it.subwindow_clean_mean) ? 0 : 1;

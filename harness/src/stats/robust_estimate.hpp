@@ -55,6 +55,7 @@ struct RobustEvidence {
   int clean_iterations = 0;        ///< with a clean sub-window mean
   std::int64_t subwindows = 0;     ///< recorded, all iterations and threads
   std::int64_t rejected = 0;       ///< of those, left out (switched out, or the window after)
+  std::int64_t corrected = 0;      ///< kept, though switched out: without their run-queue wait
   std::int64_t length_ns = 0;      ///< the sub-window target length (-subwin auto as resolved)
   std::uint8_t window_evidence = 0;  ///< detail::WindowEvidence
   int disturbed = 0;               ///< iterations the disturbance rule flagged

@@ -17,7 +17,7 @@ namespace cmh::forking {
 static_assert(sizeof(ScalarResult) == 112, "ScalarResult changed: update wire/codec.cpp");
 static_assert(sizeof(IterationParams) == 24, "IterationParams changed: update wire/codec.cpp");
 static_assert(sizeof(ThreadMeasurement) == 64, "ThreadMeasurement changed: update wire/codec.cpp");
-static_assert(sizeof(IterationResult) == 360, "IterationResult changed: update wire/codec.cpp");
+static_assert(sizeof(IterationResult) == 368, "IterationResult changed: update wire/codec.cpp");
 // Failure::stack is the host's own (a debugger's view of a fork it stops): never on the wire.
 static_assert(sizeof(Failure) == 152, "Failure changed: update wire/codec.cpp");
 static_assert(sizeof(BenchmarkParams) == 376, "BenchmarkParams changed: update wire/codec.cpp");
@@ -213,6 +213,7 @@ void encode(ByteWriter& w, const IterationResult& v) {
   w.put_f64(v.subwindow_clean_mean);
   w.put_f64(v.subwindow_clean_median);
   w.put_i64(v.subwindows_rejected);
+  w.put_i64(v.subwindows_corrected);
   w.put_i64(v.subwindow_length_ns);
   w.put_u8(v.subwindow_evidence);
   w.put_string(v.label);
@@ -245,6 +246,7 @@ void decode(ByteReader& r, IterationResult& v) {
   v.subwindow_clean_mean = r.get_f64();
   v.subwindow_clean_median = r.get_f64();
   v.subwindows_rejected = r.get_i64();
+  v.subwindows_corrected = r.get_i64();
   v.subwindow_length_ns = r.get_i64();
   v.subwindow_evidence = r.get_u8();
   v.label = r.get_string();

@@ -27,7 +27,7 @@ namespace cmh::forking {
 // per iteration its label (Google Benchmark's SetLabel).
 // 6: the plan's -pin; the "pinned" frame (where the workers run).
 // 7: the plan's -prec :robust; per iteration the clean sub-windows' mean, rejected windows, length, evidence.
-// 8: per iteration the clean sub-windows' median.
+// 8: per iteration the clean sub-windows' median and how many were kept without their run-queue wait.
 inline constexpr std::uint8_t kProtocolVersion = 8;
 inline constexpr std::size_t kFrameHeaderSize = 8;
 inline constexpr std::uint32_t kMaxFramePayload = 16u << 20;

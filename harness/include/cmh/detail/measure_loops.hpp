@@ -152,20 +152,26 @@ struct Loops {
       n += calls;
       const std::int64_t now = now_ns();
       const bool switched = probe.check();
-      const std::int64_t took = now - last;
-      // The fallback's system call stays out of the next window (not out of the iteration's).
-      last = probe.costly() ? now_ns() : now;
+      std::int64_t took = now - last;
+      // After a switch, the time spent waiting for a CPU comes out of the window.
+      const std::int64_t waited = switched ? probe.waited() : -1;
+      const bool corrected = waited >= 0 && waited < took;
+      if (corrected) took -= waited;
+      // System calls (the fallback's, the wait's) stay out of the next window (not out of
+      // the iteration's).
+      last = probe.costly() || switched ? now_ns() : now;
       if (took * 2 < target) {
         log.skip(switched);
         if (chunk < (std::uint64_t{1} << 40)) chunk *= 2;
         continue;
       }
-      log.add(static_cast<double>(took) / static_cast<double>(calls), switched);
+      log.add(static_cast<double>(took) / static_cast<double>(calls), switched, corrected);
       if (took > 4 * target && chunk > 1) chunk /= 2;
     } while (!stopped);
     probe.disarm();
     t.subwindow_count = log.clean + log.rejected;
     t.subwindow_rejected = log.rejected;
+    t.subwindow_corrected = log.corrected;
     t.subwindow_evidence = static_cast<std::uint8_t>(probe.evidence());
     return n;
   }

@@ -11,10 +11,19 @@
 // Elsewhere the thread's context switch count (getrusage(RUSAGE_THREAD), a system call)
 // stands in; without either, no window is rejected.
 //
+// A window in which the thread was switched out is kept when the time it spent waiting
+// for a CPU meanwhile is known: the run-queue wait of /proc/thread-self/schedstat, read
+// only after such a window (outside both windows), is taken out of it. What is left is
+// what a quiet machine would have timed, the timer tick that caused the switch included:
+// rejecting the whole window took that tick's stall away, and left the estimate low by
+// most of the quiet machine's tick share (bench/RESULTS.md section 14). Where the wait is
+// not known the window is rejected.
+//
 // SubwindowLog keeps the windows in one buffer sized before the timed window opens:
 // the clean ones from the front, the rejected ones from the back. A window is rejected
-// when the thread was switched out during it, or during the window before (the first
-// window after a switch refills the caches the other task used).
+// when the thread was switched out during it and its wait is not known, or when it was
+// switched out during the window before (the first window after a switch refills the
+// caches the other task used).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +41,10 @@ struct WindowProbe {
   std::uint64_t token = 0;                  ///< the descriptor's address, as armed
   std::int64_t (*switches)() noexcept = nullptr;  ///< the fallback's counter; nullptr: none
   std::int64_t last = 0;
+  /// The thread's run-queue wait so far in ns (schedstat), -1 when unreadable; nullptr:
+  /// not available here, and a switched-out window is rejected.
+  std::int64_t (*run_delay)() noexcept = nullptr;
+  std::int64_t delay_seen = -1;
 
   WindowEvidence evidence() const {
     return word != nullptr ? WindowEvidence::rseq
@@ -42,6 +55,16 @@ struct WindowProbe {
   void arm() noexcept {
     if (word != nullptr) *word = token;
     else if (switches != nullptr) last = switches();
+    if (run_delay != nullptr) delay_seen = run_delay();
+  }
+  /// After a check() that said switched out: the ns the thread waited for a CPU since the
+  /// last such call (or arm()), -1 when unknown. A system call: outside every window.
+  std::int64_t waited() noexcept {
+    if (run_delay == nullptr) return -1;
+    const std::int64_t now = run_delay();
+    const std::int64_t before = delay_seen;
+    delay_seen = now;
+    return now >= 0 && before >= 0 && now >= before ? now - before : -1;
   }
   /// Was the thread switched out since arm() or the last check? Re-arms.
   bool check() noexcept {
@@ -68,20 +91,30 @@ struct WindowProbe {
 /// Out of line (engine/window_probe.cpp); called once per iteration by -subwin's loop.
 WindowProbe this_thread_window_probe() noexcept;
 
+/// The calling thread's run-queue wait so far, in ns (the second field of
+/// /proc/thread-self/schedstat); -1 where unreadable. Out of line (engine/cpu_window.cpp).
+std::int64_t thread_run_delay_ns() noexcept;
+
 struct SubwindowLog {
   double* buffer = nullptr;
   std::uint32_t capacity = 0;
   std::uint32_t clean = 0;     ///< at buffer[0, clean)
   std::uint32_t rejected = 0;  ///< at buffer[capacity - rejected, capacity)
+  std::uint32_t corrected = 0; ///< of the clean ones, switched out and kept without their wait
   bool after_switch = false;   ///< the last window (recorded or not) saw a switch
 
-  /// One window of `per_call` ns per call; `switched`: the thread was switched out in it.
-  void add(double per_call, bool switched) noexcept {
-    const bool reject = switched || after_switch;
+  /// One window of `per_call` ns per call; `switched`: the thread was switched out in it;
+  /// `wait_removed`: and `per_call` is without the time it waited for a CPU.
+  void add(double per_call, bool switched, bool wait_removed = false) noexcept {
+    const bool reject = (switched && !wait_removed) || after_switch;
     after_switch = switched;
     if (clean + rejected >= capacity) return;
-    if (reject) buffer[capacity - 1 - rejected++] = per_call;
-    else buffer[clean++] = per_call;
+    if (reject) {
+      buffer[capacity - 1 - rejected++] = per_call;
+    } else {
+      buffer[clean++] = per_call;
+      corrected += switched ? 1 : 0;
+    }
   }
   /// A chunk too short to record: only its evidence counts, for the window after it.
   void skip(bool switched) noexcept { after_switch = after_switch || switched; }
