@@ -202,12 +202,11 @@ TEST_CASE("robust interval: 95 % coverage and a narrow interval under bursts of 
   }
 }
 
-TEST_CASE("robust interval: the stall margin holds the quiet value when a load moves the unseen stalls") {
-  // The quiet machine: 0.5 % of windows carry a tick or an exit that makes them 4 times as
-  // long (a 1.5 % share, about this project's VM). The loads: a hog that switches the thread
-  // out at 40 % of those ticks (their stall leaves the clean windows with them), and
-  // neighbours that add as many slow windows again that look clean. (The margin covers a
-  // loss of up to about half the stalls: at half, this case's coverage falls to 0.945.)
+namespace {
+
+/// A quiet machine like this project's VM: 0.5 % of windows carry a tick or an exit that
+/// makes them 4 times as long (a 1.5 % share); a load switches the thread out in 1 %.
+synthetic::Model ticking_machine() {
   synthetic::Model m;
   m.windows = 4000;
   m.silent_probability = 0.005;
@@ -217,6 +216,17 @@ TEST_CASE("robust interval: the stall margin holds the quiet value when a load m
   m.window_sd = 0.01;
   m.burst_probability = 0.01;
   m.burst_windows = 30;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("robust interval: the stall margin holds the quiet value when a load moves the unseen stalls") {
+  // The loads: a hog that switches the thread out at 40 % of the ticks, their wait unknown
+  // (their stall leaves the clean windows with them), and neighbours that add as many slow
+  // windows again that look clean. (The margin covers a loss of up to about half the
+  // stalls: at half, this case's coverage falls to 0.945.)
+  synthetic::Model m = ticking_machine();
   struct Load {
     const char* name;
     double ticks_switch, neighbours;
@@ -239,16 +249,8 @@ TEST_CASE("robust interval: the stall margin holds the quiet value when a load m
 TEST_CASE("robust interval: with the wait known, ticks that switch the thread out keep their stall") {
   // Beside a hog on its CPU nearly every tick switches the thread out. Rejecting those
   // windows takes the ticks' stall with them; keeping them without their wait does not.
-  synthetic::Model m;
-  m.windows = 4000;
-  m.silent_probability = 0.005;
-  m.silent_penalty = 3.0;
+  synthetic::Model m = ticking_machine();
   m.silent_switch_probability = 0.95;
-  m.fork_sd = 0.002;
-  m.iteration_sd = 0.001;
-  m.window_sd = 0.01;
-  m.burst_probability = 0.01;
-  m.burst_windows = 30;
   const auto rejected = robust_cover(m, 200, 81, Values::clean_with_margin);
   m.wait_known = true;
   const auto kept = robust_cover(m, 200, 81, Values::clean_with_margin);
