@@ -61,6 +61,22 @@ TEST_CASE("window rejection: a switched-out window without its wait is kept; the
   CHECK(buffer[5] == 11);
 }
 
+TEST_CASE("window rejection: the clean windows' mean is their time over their calls") {
+  // Beside a hog the chunk shrinks after long windows; a short window kept without its
+  // wait still holds the tick that switched the thread out. A quiet machine spreads that
+  // tick over a full chunk: weighted by calls, so does the mean.
+  std::vector<double> buffer(8, 0.0);
+  SubwindowLog log{buffer.data(), 8};
+  log.add(2.0, false, false, 10000);    // 20 us
+  log.add(2.0, false, false, 10000);
+  log.add(250.0, true, true, 200);      // 50 us over 200 calls: 40 us of it the tick
+  log.add(50.0, false, false, 100);     // right after: rejected, not counted
+  log.add(2.0, false, false, 10000);
+  CHECK(log.clean == 4);
+  CHECK(log.clean_calls == 30200);
+  CHECK(log.clean_ns / log.clean_calls == doctest::Approx(110000.0 / 30200));  // 3.64, not (6 + 250) / 4 = 64
+}
+
 namespace {
 std::int64_t g_stats_fake_run_delay = 0;
 std::int64_t stats_fake_run_delay() noexcept { return g_stats_fake_run_delay; }

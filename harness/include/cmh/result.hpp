@@ -97,9 +97,10 @@ struct IterationResult {
   /// primary's unit and shape (per-thread medians combined like the primary); NaN if off.
   double subwindow_median = std::numeric_limits<double>::quiet_NaN();
   std::int64_t subwindows = 0;  ///< sub-windows recorded over all threads
-  /// -subwin: the mean of the clean sub-windows:
-  /// those in which, and in the window before which, no worker was switched out
-  /// (detail/subwindow_log.hpp); per op, combined over threads like the primary; NaN when a
+  /// -subwin: the mean of the clean sub-windows (their time over their calls):
+  /// those in which, and in the window before which, no worker was switched out, or was
+  /// and its run-queue wait is taken out (detail/subwindow_log.hpp); per op, combined over
+  /// threads like the primary; NaN when a
   /// thread had fewer than detail::kMinCleanSubwindows of them. A mean of thousands of
   /// windows, not their median: a median of windows timed in whole nanoseconds over the
   /// same number of calls repeats one value exactly, and forks would agree to the last digit.

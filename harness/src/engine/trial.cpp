@@ -422,7 +422,8 @@ void Trial::subwindow_score(IterationResult& r) {
     if (t.subwindows == nullptr || t.subwindow_count == 0) continue;
     const std::uint32_t kept = t.subwindow_count - t.subwindow_rejected;
     if (kept >= detail::kMinCleanSubwindows) {
-      clean += as_score(stats::mean_of(t.subwindows, t.subwindows + kept));
+      // Their time over their calls: see SubwindowLog::clean_ns.
+      clean += as_score(t.subwindow_clean_ns / t.subwindow_clean_calls);
       clean_median += as_score(stats::median_in_place(t.subwindows, t.subwindows + kept));  // reorders them
       ++clean_threads;
     }

@@ -95,6 +95,8 @@ struct alignas(128) WorkerTally {
   std::uint32_t subwindow_count = 0;     ///< recorded, clean and rejected
   std::uint32_t subwindow_rejected = 0;  ///< of those, at the buffer's end
   std::uint32_t subwindow_corrected = 0; ///< of the clean ones, kept without their run-queue wait
+  double subwindow_clean_ns = 0;         ///< the clean ones' time and calls (SubwindowLog)
+  double subwindow_clean_calls = 0;
   std::uint8_t subwindow_evidence = 0;   ///< WindowEvidence of the loop's probe
   std::int64_t subwindow_target_ns = 0;
   bool arrived = false;

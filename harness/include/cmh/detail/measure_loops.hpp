@@ -165,13 +165,15 @@ struct Loops {
         if (chunk < (std::uint64_t{1} << 40)) chunk *= 2;
         continue;
       }
-      log.add(static_cast<double>(took) / static_cast<double>(calls), switched, corrected);
+      log.add(static_cast<double>(took) / static_cast<double>(calls), switched, corrected, static_cast<double>(calls));
       if (took > 4 * target && chunk > 1) chunk /= 2;
     } while (!stopped);
     probe.disarm();
     t.subwindow_count = log.clean + log.rejected;
     t.subwindow_rejected = log.rejected;
     t.subwindow_corrected = log.corrected;
+    t.subwindow_clean_ns = log.clean_ns;
+    t.subwindow_clean_calls = log.clean_calls;
     t.subwindow_evidence = static_cast<std::uint8_t>(probe.evidence());
     return n;
   }

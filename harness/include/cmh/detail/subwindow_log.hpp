@@ -102,10 +102,17 @@ struct SubwindowLog {
   std::uint32_t rejected = 0;  ///< at buffer[capacity - rejected, capacity)
   std::uint32_t corrected = 0; ///< of the clean ones, switched out and kept without their wait
   bool after_switch = false;   ///< the last window (recorded or not) saw a switch
+  /// The clean windows' time and calls: their mean per call is clean_ns / clean_calls,
+  /// weighted by calls. Windows differ in calls (the chunk halves after a long one), and a
+  /// short one holding a timer tick would weigh as much as a long one in a plain mean of
+  /// per-call values, though a quiet machine spreads that tick over a full chunk.
+  double clean_ns = 0;
+  double clean_calls = 0;
 
-  /// One window of `per_call` ns per call; `switched`: the thread was switched out in it;
-  /// `wait_removed`: and `per_call` is without the time it waited for a CPU.
-  void add(double per_call, bool switched, bool wait_removed = false) noexcept {
+  /// One window of `per_call` ns per call over `calls` calls; `switched`: the thread was
+  /// switched out in it; `wait_removed`: and `per_call` is without the time it waited for
+  /// a CPU.
+  void add(double per_call, bool switched, bool wait_removed = false, double calls = 1) noexcept {
     const bool reject = (switched && !wait_removed) || after_switch;
     after_switch = switched;
     if (clean + rejected >= capacity) return;
@@ -114,6 +121,8 @@ struct SubwindowLog {
     } else {
       buffer[clean++] = per_call;
       corrected += switched ? 1 : 0;
+      clean_ns += per_call * calls;
+      clean_calls += calls;
     }
   }
   /// A chunk too short to record: only its evidence counts, for the window after it.
