@@ -224,8 +224,10 @@ const FlagSpec kFlags[] = {
     {"subwin", "", "time", false,
      "Also time each measurement iteration in short sub-windows of about this length (e.g. 1ms), "
      "or 'auto': as short as this machine's clock allows (1000 times a window's bookkeeping). "
-     "Windows in which the thread was switched out, and the window after, are left out of the "
-     "robust estimate (the Robust line, cmh.robustEstimate; see docs/statistics.md); the median "
+     "A window in which the thread was switched out is kept with its run-queue wait taken out "
+     "(/proc/thread-self/schedstat) or, where that is unknown, left out; the window after a switch "
+     "is left out of the robust estimate (the Robust line, cmh.robustEstimate; see "
+     "docs/statistics.md); the median "
      "of all windows is cmh.subwindowMedian. Time modes without invocation fixtures. (default: off)",
      [](ParseState& s, std::string_view v) {
        if (v == "auto") {
